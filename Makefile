@@ -1,0 +1,27 @@
+# One command per job. Every target installs what it needs into .venv first (PyPI only).
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed-stamp
+
+.PHONY: install test bench bench-engine
+
+# The virtual environment, with the project installed editable; redone when pyproject changes.
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e .
+	touch $@
+
+install: $(STAMP)
+
+# The whole test suite. pytest's exit status 5 ("no tests collected") counts as a failure here:
+# the suite always has tests, so collecting none means something is broken.
+test: $(STAMP)
+	$(PY) -m pytest
+
+bench: bench-engine
+
+# Reference engine speed: perft leaves per second and random-play positions per second.
+bench-engine: $(STAMP)
+	$(PY) -m fpgatrax.host.bench_engine
