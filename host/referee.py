@@ -61,8 +61,6 @@ def play_game(white, black, variant="standard", time_limit=1.0, record=None, han
     teams = {}
     colour = WHITE
     try:
-        for colour in (WHITE, RED):
-            _prepare(players[colour])
         if handshake:
             for colour in (WHITE, RED):
                 teams[colour] = _ask(players[colour], "-T", time_limit)[0]
@@ -104,17 +102,13 @@ def _note(record, text):
         record.comment(text)
 
 
-def _prepare(player):
-    """Wait for the player to be there and drop anything it sent since the last game."""
+def _send(player, line):
+    """Send ``line``, first waiting for the player to be there (a TCP engine connects) and
+    dropping anything it sent unasked, such as an answer that came too late for the last game:
+    what is read next is an answer to this line."""
     try:
         player.connect()
         player.discard_input()
-    except Disconnected as err:
-        raise _Forfeit("disconnected", f"disconnected: {err}") from None
-
-
-def _send(player, line):
-    try:
         player.send_line(line)
     except Disconnected as err:
         raise _Forfeit("disconnected", f"disconnected: {err}") from None
