@@ -15,14 +15,17 @@ copied in an inner loop.
 
 import random
 import time
+from collections import Counter
 
-from .position import LINE_SPAN, WHITE, key_of, xy_of
+from .position import LINE_SPAN, key_of, xy_of
 
 __all__ = ["BOTS", "make_bot", "RandomBot", "GreedyBot", "AlphaBetaBot", "evaluate"]
 
 WIN = 1_000_000
-# Neighbour offsets of a square key, north, east, south, west (as in the engine's tile masks).
-_STEP = tuple(key_of(dx, dy) - key_of(0, 0) for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0)))
+# Neighbours north, east, south, west (the sides of the engine's tile masks): coordinate steps
+# and square-key steps.
+_DX, _DY = (0, 1, 0, -1), (-1, 0, 1, 0)
+_STEP = tuple(key_of(dx, dy) - key_of(0, 0) for dx, dy in zip(_DX, _DY))
 
 
 class RandomBot:
@@ -76,40 +79,42 @@ class _OutOfTime(Exception):
 
 class AlphaBetaBot(RandomBot):
     """Negamax with alpha-beta pruning, deepened one ply at a time until ``budget`` seconds are
-    spent (or ``depth`` plies are searched); the best move of the deepest finished search wins.
-    The root moves are shuffled by the seed, so equal moves are chosen among at random, and
-    reordered best-first after each depth so the next one prunes more."""
+    spent (0: no limit) or ``depth`` plies are searched; the best move of the deepest finished
+    search is played. The root moves are shuffled by the seed, so that equal moves are chosen
+    among at random, then sorted by their scores after each depth so that the next search
+    prunes more; deeper down, a move that refuted a sibling (a killer) is tried first."""
 
     def __init__(self, seed=None, budget=0.25, depth=None):
         super().__init__(seed)
         self.budget = budget
         self.max_depth = depth or 64
-        self.reached = 0          # depth of the last finished search, for the benchmark
+        self.depths = Counter()   # how often each depth was the deepest finished search
 
     def choose(self, position):
         moves = position.legal_moves()
         self.rng.shuffle(moves)
         self._deadline = time.perf_counter() + self.budget if self.budget else None
-        best = moves[0]
+        self._killers = {}
+        reached = 0
         for depth in range(1, self.max_depth + 1):
             try:
-                score, best = self._root(position, moves, depth)
+                scores = self._root(position, moves, depth)
             except _OutOfTime:
                 break
-            self.reached = depth
-            moves.remove(best)
-            moves.insert(0, best)
-            if abs(score) > WIN // 2:
+            reached = depth
+            moves.sort(key=lambda move: -scores[move])
+            if abs(scores[moves[0]]) > WIN // 2:
                 break                   # a forced result: deeper search cannot change it
-        return best
+        self.depths[reached] += 1
+        return moves[0]
 
     def _root(self, position, moves, depth):
-        alpha, best = -WIN - 1, moves[0]
+        """The score of each root move (exact for the best, an upper bound for the others)."""
+        alpha, scores = -WIN - 1, {}
         for move in moves:
-            score = self._score_move(position, move, depth, -WIN - 1, -alpha, 1)
-            if score > alpha:
-                alpha, best = score, move
-        return alpha, best
+            scores[move] = self._score_move(position, move, depth, -WIN - 1, -alpha, 1)
+            alpha = max(alpha, scores[move])
+        return scores
 
     def _score_move(self, position, move, depth, alpha, beta, ply):
         """The value of ``move`` for the player making it."""
@@ -129,14 +134,20 @@ class AlphaBetaBot(RandomBot):
     def _negamax(self, position, depth, alpha, beta, ply):
         if self._deadline is not None and time.perf_counter() > self._deadline:
             raise _OutOfTime
+        moves = position.legal_moves()
+        killer = self._killers.get(ply)
+        if killer in moves:
+            moves.remove(killer)
+            moves.insert(0, killer)
         best = -WIN - 1
-        for move in position.legal_moves():
+        for move in moves:
             score = self._score_move(position, move, depth, -beta, -alpha, ply)
             if score > best:
                 best = score
                 if score > alpha:
                     alpha = score
                     if alpha >= beta:
+                        self._killers[ply] = move
                         break
         return best
 
@@ -180,6 +191,8 @@ def tracks(position, colour):
     (8) and doubled when the track already joins two opposite outermost edges of the tiles in
     play (so that growing the tiles in play with it makes a line)."""
     tiles = position.tiles
+    x0, y0, x1, y1 = position.bbox
+    flip = 0xF if colour else 0
     done = set()
     found = []
     for square, entry in position.frontier.items():
@@ -187,37 +200,36 @@ def tracks(position, colour):
         for side in range(4):
             if not bits >> side & 1 or (square, side) in done:
                 continue
-            end, xs, ys = _follow(tiles, colour, square + _STEP[side], (side + 2) & 3)
-            done.add(end)
-            (ax, ay), (bx, by) = xy_of(square), xy_of(end[0])
-            span = min(LINE_SPAN, max(len(xs), len(ys)))
-            if _touches_edge(position.bbox, xs, ys):
+            # Walk the track from the tile on that side until it leaves the tiles. A track
+            # moves one square at a time, so the columns (rows) it crosses are an interval.
+            ax, ay = xy_of(square)
+            x, y = ax + _DX[side], ay + _DY[side]
+            left = right = x
+            top = bottom = y
+            key, back = square + _STEP[side], side ^ 2
+            while True:
+                out = ((tiles[key] ^ flip) & ~(1 << back)).bit_length() - 1
+                key += _STEP[out]
+                if key not in tiles:
+                    break
+                back = out ^ 2
+                x += _DX[out]
+                y += _DY[out]
+                if x < left:
+                    left = x
+                elif x > right:
+                    right = x
+                if y < top:
+                    top = y
+                elif y > bottom:
+                    bottom = y
+            done.add((key, out ^ 2))
+            bx, by = x + _DX[out], y + _DY[out]
+            span = min(LINE_SPAN, max(right - left, bottom - top) + 1)
+            if (left == x0 and right == x1) or (top == y0 and bottom == y1):
                 span *= 2
             found.append((abs(ax - bx) + abs(ay - by), span))
     return found
-
-
-def _follow(tiles, colour, key, entry_side):
-    """Walk the ``colour`` track into tile ``key`` through its ``entry_side`` until it leaves
-    the tiles; return the (empty square, side it enters by) at the far end and the columns and
-    rows the track crossed."""
-    xs, ys = set(), set()
-    while True:
-        x, y = xy_of(key)
-        xs.add(x)
-        ys.add(y)
-        edges = tiles[key] if colour == WHITE else tiles[key] ^ 0xF
-        out = edges & ~(1 << entry_side)
-        side = out.bit_length() - 1
-        key += _STEP[side]
-        entry_side = (side + 2) & 3
-        if key not in tiles:
-            return (key, entry_side), xs, ys
-
-
-def _touches_edge(bbox, xs, ys):
-    x0, y0, x1, y1 = bbox
-    return (x0 in xs and x1 in xs) or (y0 in ys and y1 in ys)
 
 
 BOTS = {"random": RandomBot, "greedy": GreedyBot, "alphabeta": AlphaBetaBot}

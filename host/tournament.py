@@ -127,9 +127,9 @@ def format_table(table):
 class Progress:
     """A progress bar on a terminal (redrawn in place), one line per step elsewhere."""
 
-    def __init__(self, stream=sys.stderr, width=30):
-        self.stream, self.width = stream, width
-        self.tty = stream.isatty()
+    def __init__(self, stream=None, width=30):
+        self.stream, self.width = stream or sys.stderr, width
+        self.tty = self.stream.isatty()
 
     def __call__(self, done, total, text):
         if self.tty:
