@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: install test bench bench-engine
+.PHONY: install test bench bench-engine bench-bots
 
 # The virtual environment, with the project installed editable; redone when pyproject changes.
 $(STAMP): pyproject.toml
@@ -20,8 +20,12 @@ install: $(STAMP)
 test: $(STAMP)
 	$(PY) -m pytest
 
-bench: bench-engine
+bench: bench-engine bench-bots
 
 # Reference engine speed: perft leaves per second and random-play positions per second.
 bench-engine: $(STAMP)
 	$(PY) -m fpgatrax.host.bench_engine
+
+# Bot strength: a small round robin between the software bots (about half a minute).
+bench-bots: $(STAMP)
+	$(PY) -m fpgatrax.host.bench_bots
