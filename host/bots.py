@@ -22,6 +22,7 @@ from .position import LINE_SPAN, key_of, xy_of
 __all__ = ["BOTS", "make_bot", "RandomBot", "GreedyBot", "AlphaBetaBot", "evaluate"]
 
 WIN = 1_000_000
+DEFAULT_BUDGET = 0.25      # alphabeta's seconds per move: a quarter of the competition's limit
 # Neighbours north, east, south, west (the sides of the engine's tile masks): coordinate steps
 # and square-key steps.
 _DX, _DY = (0, 1, 0, -1), (-1, 0, 1, 0)
@@ -84,8 +85,9 @@ class AlphaBetaBot(RandomBot):
     among at random, then sorted by their scores after each depth so that the next search
     prunes more; deeper down, a move that refuted a sibling (a killer) is tried first."""
 
-    def __init__(self, seed=None, budget=0.25, depth=None):
+    def __init__(self, seed=None, budget=None, depth=None):
         super().__init__(seed)
+        budget = DEFAULT_BUDGET if budget is None else budget
         self.budget = budget
         self.max_depth = depth or 64
         self.depths = Counter()   # how often each depth was the deepest finished search
@@ -236,10 +238,11 @@ BOTS = {"random": RandomBot, "greedy": GreedyBot, "alphabeta": AlphaBetaBot}
 
 
 def make_bot(name, seed=None, budget=None, depth=None):
-    """The bot called ``name`` (a key of ``BOTS``); ``budget`` and ``depth`` tune alphabeta."""
-    if name == "alphabeta":
-        options = {"depth": depth}
-        if budget is not None:
-            options["budget"] = budget
-        return AlphaBetaBot(seed, **options)
-    return BOTS[name](seed)
+    """The bot called ``name`` (a key of ``BOTS``). For alphabeta, ``budget`` is its thinking
+    time per move (default 0.25 s, 0 for no limit) and ``depth`` its deepest search; a depth
+    given without a budget is searched in full, which makes its games reproducible."""
+    if name != "alphabeta":
+        return BOTS[name](seed)
+    if budget is None:
+        budget = 0 if depth else DEFAULT_BUDGET
+    return AlphaBetaBot(seed, budget, depth)

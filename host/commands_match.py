@@ -40,8 +40,8 @@ def register(subparsers):
 
     p = subparsers.add_parser(
         "tournament", help="round robin between players, with a result table",
-        description="Every pair of players meets, each with both colours, GAMES times per "
-                    "colour; then a table gives wins, draws, losses, score, an Elo estimate "
+        description="Every pair of players meets, each with both colours, N times (--games) "
+                    "per colour; then a table gives wins, draws, losses, score, an Elo estimate "
                     f"and each player's forfeits by reason. A player SPEC is {SPEC_HELP}.")
     p.add_argument("players", nargs="*", metavar="SPEC", default=list(BOTS),
                    help=f"the players (default: {' '.join(BOTS)})")
@@ -78,7 +78,8 @@ def _add_bot_options(p):
     p.add_argument("--think", type=_seconds, metavar="S",
                    help="alphabeta's thinking time per move (default 0.25 s)")
     p.add_argument("--depth", type=_positive, metavar="N",
-                   help="alphabeta searches exactly N plies: reproducible games, any speed")
+                   help="alphabeta searches N plies deep; without --think it takes the time "
+                        "that needs, which makes games reproducible")
 
 
 def _add_game_options(p):
@@ -163,8 +164,8 @@ def _close_all(players):
 def run_match(args):
     if args.white == args.black and args.white.partition(":")[0] not in (*BOTS, "cmd"):
         raise UserError(f"white and black are the same player {args.white!r}")
-    players = _open_all([args.white, args.black], args)
     record_path = _record_paths(args)
+    players = _open_all([args.white, args.black], args)
     ansi = sys.stdout.isatty()
     tally = {WHITE: 0, RED: 0, None: 0}
 
@@ -202,10 +203,11 @@ def run_tournament(args):
         raise UserError("a tournament needs at least two players")
     if len(set(args.players)) != len(args.players):
         raise UserError("each player may be named once")
+    record_path = _record_paths(args)
     players = _open_all(args.players, args)
     try:
-        table, _ = round_robin(dict(zip(args.players, players)), args.games,
-                               _record_paths(args), Progress(), **_game_options(args))
+        table, _ = round_robin(dict(zip(args.players, players)), args.games, record_path,
+                               Progress(), **_game_options(args))
     finally:
         _close_all(players)
     print(format_table(table))

@@ -22,7 +22,8 @@ def child(code):
 
 def test_pipe_lines_accept_crlf_and_skip_empty_lines():
     code = ("import sys, time\n"
-            "sys.stdout.write('\\r\\n\\nA1+\\r\\n\\rB2/\\n\\n'); sys.stdout.flush(); time.sleep(30)")
+            "sys.stdout.write('\\r\\n\\nA1+\\r\\n\\rB2/\\n\\n')\n"
+            "sys.stdout.flush(); time.sleep(30)")
     with child(code) as player:
         assert player.read_line(10) == "A1+"
         assert player.read_line(10) == "B2/"
