@@ -306,3 +306,41 @@ def test_disconnected_player_forfeits_every_later_game():
     finally:
         crashed.close()
     assert [(r.forfeit, r.winner) for r in results] == [("disconnected", RED)] * 2
+
+
+class SteppingClock:
+    """A player's own clock, as the simulated board brings one: each reading is ``step``
+    seconds after the last, so every answer takes ``step`` seconds of the player's time,
+    however long it takes in wall time."""
+    simulated = True
+
+    def __init__(self, step):
+        self.time, self.step = 0.0, step
+
+    def now(self):
+        self.time += self.step
+        return self.time
+
+    def wall_timeout(self, limit):
+        return 30.0
+
+
+def test_a_player_is_judged_by_its_own_clock(tmp_path):
+    """A slow answer in wall time is in time by the player's clock, and the other way round;
+    the record shows both times."""
+    slow = pty_player(scripted.ScriptedPlayer("late", 1))
+    slow.clock = SteppingClock(0.01)
+    with slow:
+        result, replayed, text = referee_game(tmp_path, slow, open_player("greedy",
+                                              PlayerOptions(seed=1)), time_limit=TIGHT,
+                                              max_moves=2)
+    assert result.how == "unfinished"
+    assert "0.010 s simulated" in text and "s wall" in text
+    fast = pty_player(scripted.ScriptedPlayer("play", 0))
+    fast.clock = SteppingClock(5.0)
+    with fast:
+        result, replayed, _ = referee_game(tmp_path, fast, open_player("random"),
+                                           time_limit=1.0)
+    assert (result.forfeit, result.winner) == ("late", RED)
+    assert "5.000 s simulated" in result.reason
+    assert_record_matches(result, replayed)
