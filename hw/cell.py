@@ -1,0 +1,156 @@
+"""One square of the systolic tile array.
+
+A cell holds the tile on its square and talks only to its four neighbours. Everything a Trax
+turn needs is local to a square once the neighbours' facing edges are known:
+
+* **Forced play.** An empty square into which two edges of one colour enter must take the
+  unique tile joining them; three edges of one colour make the turn illegal. The cell decides
+  both from its neighbours in one clock. Two *adjacent* squares forced in the same clock could
+  pick disagreeing tiles, so a cell may only fill itself on the clocks of its checkerboard
+  parity (``ctl.phase``): a forced chain alternates parity anyway, so chains still advance one
+  square per clock, and no two simultaneous fills ever touch.
+* **Win detection.** Each cell keeps one flag, *reach*, about its track of colour
+  ``ctl.colour``: "this track reaches a seeded end". A tile ORs in the flags its neighbours
+  report on the two edges of that track; an *empty* square reports a fixed seed instead of its
+  register (``seed_col | seed_row``, set per column and row by the array), which is how a track
+  learns what lies beyond its ends. With every empty square seeding, a tile whose flag stays
+  clear after convergence lies on a closed loop (``closed``). With only the column just left of
+  the tiles in play seeding, a tile in the rightmost column (``end_col``) whose track leaves
+  through its east edge with the flag set ends a track joining the outermost left and right
+  edges (``line``; the same with rows, ``end_row`` and the south edge). No track is walked
+  sequentially: every track advances one square per clock, all at once.
+* **Trial levels.** A tile carries the level it was placed at (committed 0, trial 1 or 2), as a
+  thermometer code, so discarding a trial level is one synchronous clear of every cell whose
+  level is at least that one.
+
+Everything rare (clearing the board, committing, shifting) is done by the array's controller
+through the single-cell write port instead, which keeps the cell small: the array is most of
+the player, and every LUT here is multiplied by W×H.
+
+The array drives ``ctl`` (one registered broadcast), the select lines, seeds and line ends, and
+wires the neighbour ports; a cell on the border sees an empty square (with the border's seed)
+outside the array.
+"""
+
+from amaranth.hdl import Cat, Module, Mux, Signal
+from amaranth.lib import data, wiring
+from amaranth.lib.wiring import In, Out
+
+from .tiles import TILE_BITS, opposite
+
+__all__ = ["CellState", "Control", "Neighbour", "Cell"]
+
+
+#: What a cell stores: the tile and its trial level (thermometer code: committed ``00``,
+#: level 1 ``01``, level 2 ``11``).
+CellState = data.StructLayout({"tile": TILE_BITS, "level": 2})
+
+#: The broadcast that the array's controller drives to every cell, registered once.
+Control = data.StructLayout({
+    "clear": data.StructLayout({"ge1": 1, "ge2": 1}),  # empty the cells of these levels
+    "wdata": TILE_BITS,  # the tile written into the selected cell
+    "level": 2,     # thermometer level of written and forced tiles
+    "force": 2,     # forced play on for the cells of parity 0, 1
+    "resolve": 1,   # forced play in progress (cells report being forced as activity)
+    "init": 1,      # hold the reach flags clear (between detection passes)
+    "colour": 1,    # the track colour the flags follow: 0 white, 1 red
+})
+
+#: What a cell sees of one neighbour: whether it holds a tile, the colour of its edge facing
+#: this cell (1 white, 0 red or empty), and its exported reach flag (its seed when empty).
+Neighbour = data.StructLayout({"occ": 1, "edge": 1, "flag": 1})
+
+
+class Cell(wiring.Component):
+    """One square. ``parity`` is ``(x + y) & 1`` of its position, fixed at elaboration.
+
+    Ports
+    -----
+    ctl, sel_x, sel_y, seed_col, seed_row, end_col, end_row, nb : In
+        The broadcast, the write select of its column (high only on a write clock) and row,
+        its column's and row's seed and line-end lines, and its four neighbours indexed by
+        direction (0 N, 1 E, 2 S, 3 W).
+    state, occ, flag : Out
+        Its tile and level, whether it holds a tile, and the flag it exports to neighbours.
+    active, three, line, closed : Out
+        Leaves of the array's OR trees: forced play or flag propagation still changing
+        something here; an empty square with three entering edges of one colour; a line
+        ends here; a tile whose flag is clear.
+    """
+
+    def __init__(self, parity):
+        if parity not in (0, 1):
+            raise ValueError(f"parity must be 0 or 1, not {parity!r}")
+        self.parity = parity
+        super().__init__({
+            "ctl": In(Control),
+            "sel_x": In(1),
+            "sel_y": In(1),
+            "seed_col": In(1),
+            "seed_row": In(1),
+            "end_col": In(1),
+            "end_row": In(1),
+            "nb": In(data.ArrayLayout(Neighbour, 4)),
+            "state": Out(CellState),
+            "occ": Out(1),
+            "flag": Out(1),
+            "active": Out(1),
+            "three": Out(1),
+            "line": Out(1),
+            "closed": Out(1),
+        })
+
+    def elaborate(self, platform):
+        m = Module()
+        ctl, tile, level = self.ctl, self.state.tile, self.state.level
+
+        # Every placed tile has two white edges, so one of edges N, E, S is always white.
+        m.d.comb += self.occ.eq(tile[0] | tile[1] | tile[2])
+
+        # -- forced play ----------------------------------------------------------------------
+        # An empty neighbour's facing tile bit is 0, so ``edge`` alone marks a white entry.
+        white_in, red_in = Signal(4), Signal(4)
+        m.d.comb += [white_in.eq(Cat(self.nb[d].edge for d in range(4))),
+                     red_in.eq(Cat(self.nb[d].occ & ~self.nb[d].edge for d in range(4)))]
+        two_white, three, forced = Signal(), Signal(), Signal()
+        m.d.comb += [
+            two_white.eq(_at_least_two(white_in) & ~_at_least_three(white_in)),
+            three.eq(_at_least_three(white_in) | _at_least_three(red_in)),
+            forced.eq(~self.occ & (_at_least_two(white_in) | _at_least_two(red_in)) & ~three),
+        ]
+        # With two white entries the tile is white exactly there; otherwise (two red) it is
+        # white wherever no red edge enters.
+        forced_tile = Cat(white_in[d] | (~self.nb[d].occ & ~two_white) for d in range(4))
+
+        with m.If((ctl.clear.ge1 & level[0]) | (ctl.clear.ge2 & level[1])):
+            m.d.sync += self.state.eq(0)
+        with m.Elif((self.sel_x & self.sel_y) | (ctl.force[self.parity] & forced)):
+            m.d.sync += [tile.eq(Mux(self.sel_x, ctl.wdata, forced_tile)), level.eq(ctl.level)]
+
+        # -- track flag -----------------------------------------------------------------------
+        # The edges of this cell's track of colour ``ctl.colour``; the flag of an empty cell is
+        # held clear (it exports its seed instead).
+        on_track = Signal(4)
+        m.d.comb += on_track.eq(tile ^ ctl.colour.replicate(4))
+        reach, reach_next = Signal(), Signal()
+        m.d.comb += reach_next.eq(
+            ~ctl.init & self.occ &
+            (reach | (on_track & Cat(self.nb[d].flag for d in range(4))).any()))
+        m.d.sync += reach.eq(reach_next)
+        m.d.comb += [
+            self.flag.eq(Mux(self.occ, reach, self.seed_col | self.seed_row)),
+            self.active.eq((ctl.resolve & forced) | (reach_next & ~reach)),
+            self.three.eq(~self.occ & three),
+            self.line.eq(reach & ((self.end_col & on_track[1]) | (self.end_row & on_track[2]))),
+            self.closed.eq(self.occ & ~reach),
+        ]
+        return m
+
+
+def _at_least_two(bits):
+    return Cat(bits[i] & bits[j] for i in range(4) for j in range(i + 1, 4)).any()
+
+
+def _at_least_three(bits):
+    return Cat(bits[i] & bits[j] & bits[k]
+               for i in range(4) for j in range(i + 1, 4) for k in range(j + 1, 4)).any()

@@ -1,0 +1,48 @@
+"""Tile encodings shared by the gateware and its testbenches.
+
+A tile is the 4-bit mask of its *white* edges, exactly as in the reference engine
+(``fpgatrax.host.position``): bit 0 north, 1 east, 2 south, 3 west; the other two edges are red;
+``0`` is an empty square. Keeping the engine's encoding means a testbench compares cells with
+``pos.tiles`` without any translation, and every edge colour is a wire, not a decoder.
+
+The notation symbol of a move (``+ / \\``) travels as a 2-bit :class:`Symbol`; the array picks its
+colouring from the neighbours, and the symbol's *first* colouring (the engine's
+``SYMBOL_TILES[s][0]``) is the one a first move on an empty board takes.
+"""
+
+from amaranth.lib import enum
+
+from ..host.position import SYMBOL_TILES, SYMBOLS
+
+__all__ = ["TILE_BITS", "Symbol", "Direction", "first_colouring", "opposite"]
+
+TILE_BITS = 4
+
+
+class Symbol(enum.Enum, shape=2):
+    """A tile type, in the order of ``fpgatrax.host.position.SYMBOLS``."""
+    PLUS = 0       # +
+    SLASH = 1      # /
+    BACKSLASH = 2  # \
+
+    @classmethod
+    def of(cls, text):
+        return cls(SYMBOLS.index(text))
+
+
+class Direction(enum.Enum, shape=2):
+    """A side of a square; the value is the bit of that edge in a tile mask."""
+    N = 0
+    E = 1
+    S = 2
+    W = 3
+
+
+def first_colouring(symbol):
+    """The white-edge mask of ``symbol``'s first colouring (the other one is its complement)."""
+    return SYMBOL_TILES[SYMBOLS[Symbol(symbol).value]][0]
+
+
+def opposite(direction):
+    """The side facing ``direction`` (an edge-bit index 0..3)."""
+    return (direction + 2) & 3
