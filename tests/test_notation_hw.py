@@ -8,7 +8,7 @@ import pytest
 from fpgatrax.host.notation import NotationError, column_name, parse_text
 from fpgatrax.hw.notation import MoveLayout, NotationDecoder, NotationEncoder, Symbol
 
-from stream_testbench import get, put, run
+from stream_testbench import get, idle, put, run
 
 SYMBOLS = "+/\\"
 
@@ -75,7 +75,7 @@ def test_decoder_agrees_with_reference(col_bits, row_bits):
     async def reader(ctx):
         for _ in texts:
             # A slow reader now and then: the decoder must hold its result and wait.
-            await ctx.tick().repeat(rng.choice([1, 1, 1, 5]))
+            await idle(ctx, rng.choice([1, 1, 1, 5]))
             result = await get(ctx, dut.move)
             if result.error:
                 results.append(None)
@@ -122,7 +122,7 @@ def test_encoder_agrees_with_reference(col_bits, row_bits):
             while not line.endswith(b"\n"):
                 # Back-pressure now and then: the encoder must hold each character.
                 if rng.random() < 0.2:
-                    await ctx.tick().repeat(rng.randrange(1, 4))
+                    await idle(ctx, rng.randrange(1, 4))
                 line.append(await get(ctx, dut.chars))
             lines.append(line.decode("ascii"))
 
