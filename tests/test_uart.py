@@ -177,6 +177,23 @@ def test_receiver_keeps_the_waiting_byte_on_overrun():
     assert counters == {"framing": 0, "overruns": 2}
 
 
+def bytes_sent(levels, divisor):
+    """The bytes in a transmitter's pin ``levels`` (one per clock), checking that every bit lasts
+    exactly ``divisor`` clocks, LSB first, between a low start bit and a high stop bit."""
+    sent, i = [], 0
+    while i < len(levels):
+        if levels[i] == 1:
+            i += 1
+            continue
+        frame = levels[i:i + 10 * divisor]
+        bits = [frame[k * divisor] for k in range(10)]
+        assert frame == [bit for bit in bits for _ in range(divisor)], f"frame at clock {i}"
+        assert bits[0] == 0 and bits[9] == 1
+        sent.append(sum(bit << k for k, bit in enumerate(bits[1:9])))
+        i += 10 * divisor
+    return sent
+
+
 @pytest.mark.parametrize("divisor", [4, 7, 10])
 def test_transmitter_frame_timing(divisor):
     """Every bit on the pin lasts exactly one divisor of clocks, LSB first, framed by a low start
@@ -200,18 +217,7 @@ def test_transmitter_frame_timing(divisor):
 
     run(dut, writer, background=[monitor])
 
-    sent, i = [], 0
-    while i < len(levels):
-        if levels[i] == 1:
-            i += 1
-            continue
-        frame = levels[i:i + 10 * divisor]
-        bits = [frame[k * divisor] for k in range(10)]
-        assert frame == [bit for bit in bits for _ in range(divisor)], f"frame at clock {i}"
-        assert bits[0] == 0 and bits[9] == 1
-        sent.append(sum(bit << k for k, bit in enumerate(bits[1:9])))
-        i += 10 * divisor
-    assert sent == data
+    assert bytes_sent(levels, divisor) == data
 
 
 class Loopback(Elaboratable):
