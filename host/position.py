@@ -235,8 +235,22 @@ class Position:
             self.outcome = Outcome(None, "draw", len(self.moves))
         return self.outcome
 
+    def push(self, move):
+        """Play a fitting move (one of ``candidates()``) for a search. If the turn is legal, play
+        it, judge ``outcome`` and return True; if not, return False with the position unchanged.
+        Faster than ``play``: no reason is worked out and 8x8 draws are not looked for."""
+        key, tile = move
+        if self.tiles and self.variant == "8x8" and not self._inside_8x8(key):
+            return False
+        if not self._make(key, tile):
+            self._unmake()
+            return False
+        self.moves.append(move)
+        self.outcome = self._judge()
+        return True
+
     def undo(self):
-        """Take back the last turn played with ``play``."""
+        """Take back the last turn played with ``play`` or ``push``."""
         self.moves.pop()
         self.outcome = None
         self._unmake()
