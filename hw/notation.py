@@ -78,10 +78,9 @@ class NotationDecoder(wiring.Component):
     """
 
     def __init__(self, *, col_bits=10, row_bits=10):
-        self._layout = DecodedLayout(col_bits, row_bits)
         super().__init__({
             "chars": In(stream.Signature(8)),
-            "move": Out(stream.Signature(self._layout)),
+            "move": Out(stream.Signature(DecodedLayout(col_bits, row_bits))),
         })
 
     def elaborate(self, platform):
