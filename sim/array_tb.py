@@ -305,6 +305,9 @@ class Game:
         three = [(k, tile_symbol(t)) for k, t in candidates
                  if (k, t) not in legal and self.in_array(k)]
         if three:
+            # Rare in random play, so taken at once when there is one.
+            if rng.random() < 0.5:
+                return rng.choice(three)
             kinds.append(lambda: rng.choice(three))
         clash = [(k, s) for k in pos.frontier for s in "+/\\" if self.in_array(k) and
                  not any((k, t) in candidates for t in SYMBOL_TILES[s])]
@@ -319,27 +322,33 @@ class Game:
         return rng.choice(kinds)()
 
     def choose_move(self):
+        """Mostly moves that keep the game going and stretch it (random games otherwise end
+        in a small loop long before a line is possible); a line whenever one is on; sometimes
+        any move that ends the game, for either colour."""
         rng, pos = self.rng, self.pos
         legal = [m for m in pos.legal_moves() if self.in_array(m[0])]
         if not legal:
             return None
-        r = rng.random()
-        if r < 0.35:
-            ending = []
-            for m in legal:
-                pos.play(m)
-                if pos.outcome is not None:
-                    ending.append(m)
-                pos.undo()
-            if ending:
-                return rng.choice(ending)
-        elif r < 0.6 and pos.bbox is not None:
+        ending, lines = [], []
+        for m in legal:
+            pos.play(m)
+            if pos.outcome is not None:
+                ending.append(m)
+                if any(how == "line" for _, how in track_results(self.array_tiles(pos))):
+                    lines.append(m)
+            pos.undo()
+        if lines and rng.random() < 0.9:
+            return rng.choice(lines)
+        if ending and rng.random() < 0.05:
+            return rng.choice(ending)
+        quiet = [m for m in legal if m not in ending] or legal
+        if pos.bbox is not None and rng.random() < 0.5:
             x0, y0, x1, y1 = pos.bbox
-            stretch = [m for m in legal if not (x0 <= xy_of(m[0])[0] <= x1 and
+            stretch = [m for m in quiet if not (x0 <= xy_of(m[0])[0] <= x1 and
                                                 y0 <= xy_of(m[0])[1] <= y1)]
             if stretch:
                 return rng.choice(stretch)
-        return rng.choice(legal)
+        return rng.choice(quiet)
 
     def shift_choice(self):
         """A direction to shift in, or None: away from a touched border when there is room,
@@ -445,6 +454,8 @@ async def random_games(dut):
         values = sorted(values)
         dut._log.info(f"cycles {op}: median {values[len(values) // 2]}, max {values[-1]}, "
                       f"n {len(values)}")
-    for needed in ("loop_white", "loop_red", "illegal illegal", "illegal occupied",
-                   "illegal not_adjacent", "illegal mismatch", "shifts", "moves on the border"):
+    for needed in ("loop_white", "loop_red", "line_white", "line_red", "both colours",
+                   "win for the opponent", "illegal illegal", "illegal occupied",
+                   "illegal not_adjacent", "illegal mismatch", "replies at level 2", "shifts",
+                   "moves on the border", "reloads"):
         assert tb.stats[needed], f"no {needed} in {played} moves: the test covers too little"
