@@ -1,0 +1,147 @@
+"""cocotb testbench of the move search: the gateware chooses what the Python model chooses.
+
+Positions come from real play: games of the search model (with the gateware's budget and array
+size) against the ``random`` and ``greedy`` bots. For each position where the searcher is to
+move, the testbench loads the tiles into the array, centred as the player centres them, starts
+the search and compares the chosen move, the win flag and the trial count with
+``SearchModel.choose``; a mismatch raises with the game record that reproduces it.
+
+Parameters come from the simulator's environment (set by ``tests/test_search.py``):
+``SEARCH_WIDTH``, ``SEARCH_HEIGHT``, ``SEARCH_BUDGET`` (0: none), ``SEARCH_VARIANT``,
+``SEARCH_POSITIONS``, ``SEARCH_SEED``. The figures (cycles per search, per trial) are printed.
+"""
+
+import os
+import random
+import statistics
+
+import cocotb
+from cocotb.clock import Clock
+from cocotb.triggers import FallingEdge, ReadOnly, RisingEdge, with_timeout
+
+from fpgatrax.host.bots import make_bot
+from fpgatrax.host.position import Position, tile_symbol, xy_of
+from fpgatrax.host.record import moves_text
+from fpgatrax.host.search_model import SearchModel, window_of
+from fpgatrax.hw.array import Op, command_layout
+from fpgatrax.hw.search import square_layout
+from fpgatrax.hw.tiles import Symbol
+
+PARAMS = {name: os.environ[f"SEARCH_{name.upper()}"]
+          for name in ("width", "height", "budget", "variant", "positions", "seed")}
+WIDTH, HEIGHT = int(PARAMS["width"]), int(PARAMS["height"])
+BUDGET = int(PARAMS["budget"]) or None
+
+
+def unsigned(handle):
+    return int(handle.value)
+
+
+def positions_from_play(count, seed, variant):
+    """(position, record text) pairs where the search model is to move, from its games against
+    the random and greedy bots."""
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        position = Position(variant)
+        model = SearchModel(BUDGET, window=(WIDTH, HEIGHT))
+        bot = make_bot(rng.choice(["random", "greedy"]), seed=rng.randrange(1 << 30))
+        me = rng.randrange(2)
+        while position.outcome is None and len(found) < count:
+            if position.to_move == me:
+                columns, rows = position.size()
+                if columns > WIDTH or rows > HEIGHT:
+                    break
+                found.append(position.copy())
+                choice = model.choose(position)
+                if choice is None:
+                    break
+                move = choice.move
+            else:
+                legal = position.legal_moves()
+                if not legal:
+                    break
+                move = bot.choose(position)
+            position.play(move)
+    return found
+
+
+class Harness:
+    def __init__(self, dut):
+        self.dut = dut
+        self.layout = command_layout(WIDTH, HEIGHT)
+        self.square = square_layout(WIDTH, HEIGHT)
+
+    async def reset(self):
+        dut = self.dut
+        dut.load__valid.value = 0
+        dut.start.value = 0
+        dut.restart.value = 0
+        dut.rst.value = 1
+        for _ in range(3):
+            await RisingEdge(dut.clk)
+        dut.rst.value = 0
+
+    async def load(self, op, x=0, y=0, tile=0):
+        dut = self.dut
+        await FallingEdge(dut.clk)
+        dut.load__payload.value = self.layout.const(
+            {"op": op, "x": x, "y": y, "tile": tile}).as_bits()
+        dut.load__valid.value = 1
+        await RisingEdge(dut.clk)
+        dut.load__valid.value = 0
+        await with_timeout(RisingEdge(dut.load_done), 100_000, "ns")
+
+    async def search(self, position, window):
+        dut = self.dut
+        await FallingEdge(dut.clk)
+        dut.restart.value = 1
+        await FallingEdge(dut.clk)
+        dut.restart.value = 0
+        await self.load(Op.CLEAR)
+        for key, tile in position.tiles.items():
+            x, y = xy_of(key)
+            await self.load(Op.WRITE, x - window[0], y - window[1], tile)
+        await FallingEdge(dut.clk)
+        dut.colour.value = position.to_move
+        dut.start.value = 1
+        await FallingEdge(dut.clk)
+        dut.start.value = 0
+        await with_timeout(RisingEdge(dut.done), 10**12, "ns")
+        await ReadOnly()
+        move = self.square.from_bits(unsigned(dut.move))
+        return {"found": bool(unsigned(dut.found)), "win": bool(unsigned(dut.win)),
+                "move": (move.x, move.y, Symbol(move.symbol).value),
+                "trials": unsigned(dut.trials), "cycles": unsigned(dut.cycles)}
+
+
+@cocotb.test()
+async def search_matches_model(dut):
+    cocotb.start_soon(Clock(dut.clk, 10, unit="ns").start())
+    harness = Harness(dut)
+    await harness.reset()
+    positions = positions_from_play(int(PARAMS["positions"]), int(PARAMS["seed"]),
+                                    PARAMS["variant"])
+    cycles, per_trial, wins = [], [], 0
+    for index, position in enumerate(positions):
+        window = (window_of(position, (WIDTH, HEIGHT)) if position.tiles
+                  else (-((WIDTH - 1) // 2), -((HEIGHT - 1) // 2)))
+        choice = SearchModel(BUDGET, window=(WIDTH, HEIGHT)).choose(position)
+        want = {"found": choice is not None}
+        if choice is not None:
+            x, y = xy_of(choice.move[0])
+            want.update(win=choice.reason == "win", trials=choice.trials,
+                        move=(x - window[0], y - window[1],
+                              "+/\\".index(tile_symbol(choice.move[1]))))
+        got = await harness.search(position, window)
+        if any(got[k] != v for k, v in want.items()):
+            record = " ".join(moves_text(position))
+            raise AssertionError(
+                f"position {index} ({PARAMS['variant']}, {WIDTH}x{HEIGHT}, budget {BUDGET}): "
+                f"gateware {got}, model {want}\nrecord: {record}")
+        cycles.append(got["cycles"])
+        per_trial.append(got["cycles"] / max(1, got["trials"]))
+        wins += got["win"]
+    dut._log.info(f"{len(positions)} positions agree ({wins} wins taken); cycles per search: "
+                  f"median {statistics.median(cycles):.0f}, max {max(cycles)}; cycles per trial: "
+                  f"median {statistics.median(per_trial):.1f}")
