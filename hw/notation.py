@@ -15,24 +15,15 @@ place value repeatedly, so it needs no divider and no buffer to reverse the digi
 from contextlib import contextmanager
 
 from amaranth import *
-from amaranth.lib import data, enum, stream, wiring
+from amaranth.lib import data, stream, wiring
 from amaranth.lib.wiring import In, Out
+
+from .tiles import Symbol
 
 __all__ = ["Symbol", "MoveLayout", "DecodedLayout", "NotationDecoder", "NotationEncoder",
            "LF"]
 
 LF = ord("\n")
-
-
-class Symbol(enum.Enum, shape=2):
-    """The tile symbol, numbered in the order of ``fpgatrax.host.position.SYMBOLS``."""
-    CROSS = 0           # +
-    SLASH = 1           # /
-    BACKSLASH = 2       # \
-
-    @property
-    def char(self):
-        return "+/\\"[self.value]
 
 
 class MoveLayout(data.StructLayout):

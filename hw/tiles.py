@@ -29,6 +29,10 @@ class Symbol(enum.Enum, shape=2):
     def of(cls, text):
         return cls(SYMBOLS.index(text))
 
+    @property
+    def char(self):
+        return SYMBOLS[self.value]
+
 
 class Direction(enum.Enum, shape=2):
     """A side of a square; the value is the bit of that edge in a tile mask."""
