@@ -481,11 +481,13 @@ class TileArray(wiring.Component):
                 m.next = "FORCE"
 
             with m.State("FORCE"):
-                # The trees answer for the state two clocks after forced play was enabled.
+                # The trees (registered leaves, registered root) answer for the state of two
+                # clocks before: the first answer is for the first clock of forced play.
                 m.d.comb += [ctl_next.resolve.eq(1),
                              ctl_next.force.eq(Cat(ctl.force[1], ctl.force[0]))]
-                m.d.sync += count.eq(1)
-                with m.If(count == 1):
+                with m.If(count != 2):
+                    m.d.sync += count.eq(count + 1)
+                with m.Else():
                     with m.If(three):
                         m.d.sync += flags.illegal.eq(1)
                         finish()
@@ -523,9 +525,9 @@ class TileArray(wiring.Component):
 
             with m.State("PROPAGATE"):
                 # The flags start moving on the second clock here; the activity tree answers
-                # one clock after each step.
+                # two clocks after each step.
                 m.d.comb += ctl_next.init.eq(0)
-                with m.If(count != 2):
+                with m.If(count != 3):
                     m.d.sync += count.eq(count + 1)
                 with m.Elif(~active):
                     m.next = "RESULT"

@@ -73,7 +73,8 @@ class Cell(wiring.Component):
     state, occ, flag : Out
         Its tile and level, whether it holds a tile, and the flag it exports to neighbours.
     active, three, line, closed : Out
-        Leaves of the array's OR trees: forced play or flag propagation still changing
+        Leaves of the array's OR trees, registered (they describe the previous clock's
+        state): forced play or flag propagation still changing
         something here; an empty square with three entering edges of one colour; a line
         ends here; a tile whose flag is clear.
     """
@@ -137,8 +138,10 @@ class Cell(wiring.Component):
             ~ctl.init & self.occ &
             (reach | (on_track & Cat(self.nb[d].flag for d in range(4))).any()))
         m.d.sync += reach.eq(reach_next)
-        m.d.comb += [
-            self.flag.eq(Mux(self.occ, reach, self.seed_col | self.seed_row)),
+        m.d.comb += self.flag.eq(Mux(self.occ, reach, self.seed_col | self.seed_row))
+        # The leaves are registered: the OR trees span the whole array, and a leaf computed
+        # from the neighbours' tiles in front of them would be the longest path of the design.
+        m.d.sync += [
             self.active.eq((ctl.resolve & forced) | (reach_next & ~reach)),
             self.three.eq(~self.occ & three),
             self.line.eq(reach & ((self.end_col & on_track[1]) | (self.end_row & on_track[2]))),
