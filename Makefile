@@ -29,3 +29,14 @@ bench-engine: $(STAMP)
 # Bot strength: a small round robin between the software bots (about half a minute).
 bench-bots: $(STAMP)
 	$(PY) -m fpgatrax.host.bench_bots
+
+# The tile array against the reference engine: a large campaign (40,000 moves, other seeds
+# than `make test`; FPGATRAX_ARRAY_MOVES / FPGATRAX_ARRAY_SEED override).
+verify-array: $(STAMP)
+	FPGATRAX_ARRAY_MOVES=$${FPGATRAX_ARRAY_MOVES:-40000} FPGATRAX_ARRAY_SEED=$${FPGATRAX_ARRAY_SEED:-1000} \
+		$(PY) -m pytest -q -rA tests/test_array.py
+
+# Size and speed of the tile array per device: LUTs, flip-flops, LUTs per cell, Fmax (slow:
+# synthesis and place-and-route of every size).
+report: $(STAMP)
+	$(PY) -m fpgatrax.hw.report

@@ -16,7 +16,7 @@ after the opponent's move, each tried at level 1 first).
 
 Command port
 ------------
-``cmd`` is a stream (valid/ready) of :data:`Command`; ``ready`` is high exactly when the array is
+``cmd`` is a stream (valid/ready) of :func:`command_layout`; ``ready`` is high exactly when the array is
 idle. A command is accepted on a clock where ``valid & ready``; ``done`` is high for one clock when
 it has finished, and from that clock on every output (flags, bounding box, ``border``,
 ``rdata``, ``board``, ``cycles``) describes its result. ``ready`` is high on the ``done`` clock
@@ -24,42 +24,42 @@ again, so commands may follow back to back. ``cycles`` is the number of clocks f
 accepting edge to the ``done`` edge (``done`` comes ``cycles`` clocks after the command was
 accepted). After reset the array is empty and idle.
 
-Fields a command does not use are ignored. ``level`` is a trial level (1 or 2; 0 means
-committed). ``dir`` is a :class:`~.tiles.Direction`.
+Fields a command does not use are ignored. ``level`` is a trial level (1 or 2), ``symbol`` a
+:class:`~.tiles.Symbol`, ``tile`` a white-edge mask and ``dir`` a :class:`~.tiles.Direction`.
 
-========== ===================================================================== ==============
-op         effect                                                                 cycles
-========== ===================================================================== ==============
-CLEAR      empty every cell, every level                                          4
-WRITE      cell (x, y) := ``tile`` at level 0 (0 empties it); loads positions     4
-READ       ``rdata`` := the tile at (x, y) (0 if empty or outside the array)      3
-PLACE      put ``symbol`` at (x, y) at ``level``, coloured to fit its neighbours;  11
-           flags *occupied*, *not_adjacent* (also for (x, y) outside the array)
-           or *mismatch* instead (nothing placed). On an empty board any (x, y)
-           takes the symbol's first colouring (``/`` or ``+``); ``\\`` is a
-           *mismatch* there.
-RESOLVE    forced play at the level of the last PLACE, one ring per clock,        depth + 3
-           until nothing is forced (legal) or an empty square has three entering
-           edges of one colour (*illegal*). After *illegal* the level holds the
-           partial forced play: discard it.
-DETECT     loops and lines of both colours (flags below) in up to six passes:     see below
-           loop white, loop red, then line white and red for each axis whose
-           span is at least 8 (skipped otherwise). Needs a resolved position.
-TRY        PLACE, then RESOLVE if placed, then DETECT if legal                     sum
-DISCARD    empty every cell whose level is ``level`` or more (0: everything)       4
-COMMIT     every tile becomes level 0                                             4
-SHIFT      move the contents one cell towards ``dir``                             see below
-========== ===================================================================== ==============
+========== ====================================================================== ============
+op         effect                                                                   cycles
+========== ====================================================================== ============
+CLEAR      empty every cell                                                         sweep
+WRITE      cell (x, y) := ``tile`` at level 0 (0 empties it); loads positions       5
+READ       ``rdata`` := the tile at (x, y) (0 if empty or outside the array)        3
+PLACE      put ``symbol`` at (x, y) at ``level``, coloured to fit its neighbours;   12
+           or flag *occupied*, *not_adjacent* (also for (x, y) outside the array)
+           or *mismatch* (nothing placed). On an empty board any (x, y) takes the
+           symbol's first colouring (``/`` or ``+``); ``\\`` is a *mismatch* there.
+RESOLVE    forced play at the level of the last PLACE, one ring per clock, until    depth + 5
+           nothing is forced (legal) or an empty square has three entering edges
+           of one colour (*illegal*; the level then holds partial forced play:
+           discard it)
+DETECT     loops and lines of both colours (needs a resolved position)              see below
+TRY        PLACE, then RESOLVE if placed, then DETECT if legal                       about the sum
+DISCARD    empty every cell whose level is ``level`` or more (0 acts as 1)          4
+COMMIT     every tile becomes level 0                                               sweep
+SHIFT      move the contents one cell towards ``dir``; what leaves the array is     sweep
+           lost (``bbox`` and ``border`` tell when that would happen)
+========== ====================================================================== ============
 
-A DETECT pass takes (the number of squares the flags must travel along the longest track
-involved + 4) clocks, and DETECT adds 1: a loop pass on a position whose longest open track is
-20 tiles costs about 14 clocks. RESOLVE's *depth* is the length of the longest forced chain.
+DETECT runs up to six passes: loops of white and red, then lines of white and red along each
+axis whose span is at least 8 (a pass for an axis with a smaller span is skipped in one clock).
+A pass costs 7 clocks plus the number of squares the flag has to travel along the longest track
+involved. In the team's random games a TRY took a median of 41 clocks (most positions have no
+line passes yet).
 
-SHIFT moves the cells along their raster chain (cell ``y*width + x`` takes the state of the
-previous one, the first takes the last's), so east costs 1 clock, south ``width``, west
-``width*height - 1`` and north ``width*height - width``, plus 3. The chain wraps around: the
-column or row that leaves on one side re-enters on the other, offset by a row, so shift only
-when that column or row is empty (``bbox`` tells).
+CLEAR, COMMIT and SHIFT are rare (once or twice per game move), so the cells have no hardware
+for them: the controller *sweeps* the bounding box of the tiles (for SHIFT, widened by one
+square on the side the tiles move towards), reading each square's source and writing the
+destination through the single-cell port, 4 clocks per square plus 4 (1 on an empty board).
+The sweep writes level 0, so shift and clear committed positions only.
 
 Flags
 -----
