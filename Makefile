@@ -30,6 +30,8 @@ bench-engine: $(STAMP)
 bench-bots: $(STAMP)
 	$(PY) -m fpgatrax.host.bench_bots
 
+.PHONY: verify-array report
+
 # The tile array against the reference engine: a large campaign (40,000 moves, other seeds
 # than `make test`; FPGATRAX_ARRAY_MOVES / FPGATRAX_ARRAY_SEED override).
 verify-array: $(STAMP)
