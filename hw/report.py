@@ -10,7 +10,8 @@ few dozen LUTs and flip-flops, which the figures include.
 Printed per row: LUT4s and flip-flops after synthesis, LUTs per cell (all LUTs over W×H, so the
 controller is spread over the cells), the *marginal* LUTs per cell (the growth from the previous
 size of the same device over the added cells, i.e. what a cell really costs), and nextpnr's
-Fmax. Every run's files stay under ``build/report/``.
+Fmax ("no fit" when the placer runs out of logic cells). Every run's files stay under
+``build/report/``.
 """
 
 import argparse
@@ -31,10 +32,10 @@ BUILD = pathlib.Path(__file__).resolve().parent.parent / "build" / "report"
 
 #: (name, family, nextpnr device arguments, Fmax target in MHz, sizes)
 DEVICES = [
-    ("iCE40UP5K", "ice40", ["--up5k", "--package", "sg48"], 30, [(8, 8), (10, 10)]),
-    ("iCE40HX8K", "ice40", ["--hx8k", "--package", "ct256"], 30, [(10, 10), (12, 12)]),
-    ("ECP5-25F", "ecp5", ["--25k", "--package", "CABGA256"], 60, [(12, 12), (16, 16)]),
-    ("ECP5-85F", "ecp5", ["--85k", "--package", "CABGA381"], 60, [(16, 16), (24, 24), (32, 32)]),
+    ("iCE40UP5K", "ice40", ["--up5k", "--package", "sg48"], 30, [(8, 8), (9, 9)]),
+    ("iCE40HX8K", "ice40", ["--hx8k", "--package", "ct256"], 30, [(10, 10), (11, 11)]),
+    ("ECP5-25F", "ecp5", ["--25k", "--package", "CABGA256"], 60, [(16, 16), (20, 20)]),
+    ("ECP5-85F", "ecp5", ["--85k", "--package", "CABGA381"], 60, [(24, 24), (32, 32)]),
 ]
 
 
@@ -86,18 +87,23 @@ def measure(family, device_args, target, width, height, seed=1):
     cells = json.loads((work / "stat.json").read_text())["modules"]["\\top"]["num_cells_by_type"]
     luts = sum(n for t, n in cells.items() if t in ("SB_LUT4", "LUT4"))
     ffs = sum(n for t, n in cells.items() if t.startswith(("SB_DFF", "TRELLIS_FF")))
-    carries = sum(n for t, n in cells.items() if t in ("SB_CARRY", "CCU2C"))
+    figures = {"luts": luts, "ffs": ffs, "synth_s": synth_time}
     started = time.monotonic()
-    _run([_tool(f"yowasp-nextpnr-{family}"), *device_args, "--json", "top.json", "--freq", str(target),
-          "--timing-allow-fail",
-          "--report", "report.json", "--seed", str(seed)] +
-         (["--pcf-allow-unconstrained"] if family == "ice40" else ["--lpf-allow-unconstrained"]),
-         work, "nextpnr.log")
-    pnr_time = time.monotonic() - started
-    report = json.loads((work / "report.json").read_text())
-    fmax = min(clock["achieved"] for clock in report["fmax"].values())
-    return {"luts": luts, "ffs": ffs, "carries": carries, "fmax": fmax,
-            "synth_s": synth_time, "pnr_s": pnr_time}
+    try:
+        _run([_tool(f"yowasp-nextpnr-{family}"), *device_args, "--json", "top.json",
+              "--freq", str(target), "--timing-allow-fail", "--report", "report.json", "--seed", str(seed)] +
+             (["--pcf-allow-unconstrained"] if family == "ice40"
+              else ["--lpf-allow-unconstrained"]),
+             work, "nextpnr.log")
+    except subprocess.CalledProcessError:
+        log = (work / "nextpnr.log").read_text()
+        fits = "Failed to expand region" not in log and "Unable to place" not in log
+        figures["fmax"] = "failed" if fits else "no fit"
+    else:
+        report = json.loads((work / "report.json").read_text())
+        figures["fmax"] = min(clock["achieved"] for clock in report["fmax"].values())
+    figures["pnr_s"] = time.monotonic() - started
+    return figures
 
 
 def main(argv=None):
@@ -119,8 +125,9 @@ def main(argv=None):
             marginal = (f"{(r['luts'] - previous[0]) / (n - previous[1]):8.1f}"
                         if previous else f"{'':8}")
             previous = (r["luts"], n)
+            fmax = r["fmax"] if isinstance(r["fmax"], str) else f"{r['fmax']:.1f}"
             print(f"{name:<10} {f'{width}x{height}':>6} {r['luts']:>6} {r['ffs']:>6} "
-                  f"{r['luts'] / n:>8.1f} {marginal} {r['fmax']:>8.1f} {target:>6} "
+                  f"{r['luts'] / n:>8.1f} {marginal} {fmax:>8} {target:>6} "
                   f"{r['synth_s']:>7.0f} {r['pnr_s']:>6.0f}", flush=True)
 
 
