@@ -65,7 +65,8 @@ def _open_tcp(argument, options):
 
 
 def _open_sim(argument, options):
-    raise UserError("the simulated board (sim) is not available yet")
+    from ..sim.board import open_board      # imported on use: it loads Amaranth
+    return open_board(argument, options)
 
 
 def _open_serial(spec, options):

