@@ -1,0 +1,351 @@
+"""The hardware Trax player: UART pins in, UART pins out, a move search in between.
+
+::
+
+    rx ─▶ UARTReceiver ─▶ Protocol ─▶ opponent's move ─┐          ┌─▶ MoveSearch
+                            │                          ▼          │       │
+    tx ◀─ UARTTransmitter ◀─┘◀── my move ◀──────── the player's FSM ◀─────┘
+                                                        │ (command port, shared)
+                                                        ▼
+                                                     TileArray
+
+The player's FSM keeps the game in the array and translates between the notation's relative
+coordinates and array cells. Its turn, after the opponent's move (or ``-W``):
+
+1. **Opponent's move.** Column ``c``, row ``r`` name the square ``(min_x - 1 + c, min_y - 1 + r)``
+   of the tiles' bounding box before the move (an empty board takes ``@0`` only, at the array's
+   centre). The move is tried at trial level 1; if the array refuses it (occupied, not adjacent,
+   colours that do not match, an illegal forced play, or in 8x8 a span over 8) the trial is
+   discarded, ``bad_input`` lights and the line is ignored, the position intact. Otherwise it is
+   committed; if it won the game, the player waits for the next game.
+2. **Centre.** The tiles are shifted one cell at a time until the leftmost tile column is at
+   ``(width - columns) // 2`` and the top row at ``(height - rows) // 2``; the search model
+   assumes exactly this placement (``search_model.window_of``), so gateware and model see the
+   same squares.
+3. **Search**, then the chosen move is tried at level 1, committed, encoded against the
+   bounding box before it, and sent; the tiles are centred again so the opponent's reply, which
+   may go one cell beyond them, is inside the array.
+
+A square that lies outside the array (the game has outgrown it) or a search that finds no legal
+move inside it raises ``overflow``: the player stops answering rather than answer nonsense,
+until the next ``-W``/``-B``. A new game may arrive at any moment: the search is reset (which
+restores its tie-break seed), the array finishes any command it is in and is cleared.
+"""
+
+from amaranth.hdl import Const, Module, Mux, ResetInserter, Signal
+from amaranth.lib import stream, wiring
+from amaranth.lib.wiring import In, Out
+
+from ..host.position import VARIANTS
+from .array import Op, TileArray, command_layout
+from .protocol import Colour, Protocol
+from .search import MoveSearch, square_layout
+from .tiles import Direction
+from .uart import UARTReceiver, UARTTransmitter
+
+__all__ = ["Player", "SIM_PROFILE"]
+
+LINE_SPAN = 8
+
+# Parameters of the simulated board (sim/): an array that holds real games, a clock of a typical
+# board, a fast link so that the simulation spends its cycles on thinking, and a small search
+# budget so that a game takes minutes, not hours.
+SIM_PROFILE = {"width": 16, "height": 16, "clk_freq": 24_000_000, "baud": 1_500_000,
+               "budget": 2}
+
+
+class Player(wiring.Component):
+    """A Trax player on two UART pins.
+
+    Parameters
+    ----------
+    width, height : int
+        The tile array's size.
+    clk_freq : int
+        The clock, in Hz (for the UART's baud divisor).
+    baud : int
+        The link's rate (19200 for the competition's referees).
+    budget : int
+        The search's work bound (``MoveSearch``; 0: no limit).
+    variant : str
+        ``standard``, ``8x8`` or ``loop``.
+    team : str
+        The two-character code sent in answer to ``-T``.
+
+    Ports
+    -----
+    rx : In(1)
+        UART receive pin (idle high).
+    tx : Out(1)
+        UART transmit pin.
+    thinking : Out(1)
+        The player is working on its answer.
+    bad_input : Out(1)
+        Since the last new game, a line was not understood, a byte's framing was wrong, or the
+        opponent's move was illegal (and ignored).
+    overflow : Out(1)
+        The game has outgrown the array; the player has stopped answering.
+    game_over : Out(1)
+        The game was won (by either side); the player waits for ``-W``/``-B``.
+    move_cycles : Out(32)
+        Clocks from the opponent's move (or ``-W``) reaching the player to its answer reaching
+        the transmitter, for the last answer.
+    """
+
+    def __init__(self, *, width, height, clk_freq, baud=19200, budget=0, variant="standard",
+                 team="FT"):
+        if variant not in VARIANTS:
+            raise ValueError(f"variant must be one of {', '.join(VARIANTS)}, not {variant!r}")
+        if variant == "8x8" and (width < LINE_SPAN or height < LINE_SPAN):
+            raise ValueError("the 8x8 variant needs an array of at least 8×8")
+        self.width, self.height = width, height
+        self.clk_freq, self.baud = clk_freq, baud
+        self.budget, self.variant, self.team = budget, variant, team
+        # Submodules are made here so that their parameters are checked at once.
+        self._rx = UARTReceiver(clk_freq=clk_freq, baud=baud)
+        self._tx = UARTTransmitter(clk_freq=clk_freq, baud=baud)
+        self._protocol = Protocol(team=team, col_bits=(width + 1).bit_length(),
+                                  row_bits=(height + 1).bit_length())
+        self._array = TileArray(width, height)
+        self._search = MoveSearch(width, height, budget=budget, variant=variant)
+        super().__init__({
+            "rx": In(1, init=1),
+            "tx": Out(1, init=1),
+            "thinking": Out(1),
+            "bad_input": Out(1),
+            "overflow": Out(1),
+            "game_over": Out(1),
+            "move_cycles": Out(32),
+        })
+
+    def elaborate(self, platform):
+        m = Module()
+        W, H = self.width, self.height
+        m.submodules.uart_rx = urx = self._rx
+        m.submodules.uart_tx = utx = self._tx
+        m.submodules.protocol = proto = self._protocol
+        m.submodules.array = array = self._array
+        m.submodules.search = search = ResetInserter(proto.new_game)(self._search)
+        # The player's own control restarts with every new game too; ``in_game`` outlives it.
+        ctl = Module()
+        m.submodules.control = ResetInserter(proto.new_game)(ctl)
+        in_game = Signal()
+        # The protocol and the receiver count bad lines and frames since power-up; the status
+        # shows those since the last new game.
+        bad_lines, bad_frames = Signal.like(proto.bad_input), Signal.like(urx.framing_errors)
+        with m.If(proto.new_game):
+            m.d.sync += [in_game.eq(1), bad_lines.eq(proto.bad_input),
+                         bad_frames.eq(urx.framing_errors)]
+
+        m.d.comb += [urx.rx.eq(self.rx), self.tx.eq(utx.tx)]
+        wiring.connect(m, urx.data, proto.rx)
+        wiring.connect(m, proto.tx, utx.data)
+
+        # The array's command port: the search's while it is busy, the control's otherwise.
+        own = stream.Signature(command_layout(W, H)).create()
+        with m.If(search.busy):
+            wiring.connect(m, search.cmd, array.cmd)
+        with m.Else():
+            wiring.connect(m, own, array.cmd)
+        bbox, flags = array.bbox, array.flags
+        m.d.comb += [search.array_done.eq(array.done), search.flags.eq(flags),
+                     search.bbox.eq(bbox)]
+
+        illegal_seen = Signal()
+        move = Signal(square_layout(W, H))         # the move being played, in array cells
+        before_x, before_y = Signal(range(W)), Signal(range(H))   # bbox corner before it
+        before_empty = Signal()
+        answer_next = Signal()                     # after centring: search (1) or wait (0)
+        theirs = Signal.like(proto.opponent_move.payload)
+        locating = Signal()                        # shifting to bring the opponent's square in
+        counting = Signal()
+
+        m.d.comb += self.bad_input.eq(illegal_seen | (proto.bad_input != bad_lines) |
+                                      (urx.framing_errors != bad_frames))
+        with ctl.If(counting):
+            ctl.d.sync += self.move_cycles.eq(self.move_cycles + 1)
+
+        opp = proto.opponent_move.payload
+        columns = bbox.max_x - bbox.min_x + 1
+        rows = bbox.max_y - bbox.min_y + 1
+        target_x = (W - columns) >> 1
+        target_y = (H - rows) >> 1
+        too_wide = Const(0, 1)
+        if self.variant == "8x8":
+            too_wide = (columns > LINE_SPAN) | (rows > LINE_SPAN)
+        won = flags.loop_white | flags.loop_red
+        if self.variant != "loop":
+            won = won | flags.line_white | flags.line_red
+
+        def command(state, fields, then):
+            """Send one array command, then wait for its ``done`` and call ``then``."""
+            with ctl.State(state):
+                ctl.d.comb += own.valid.eq(1)
+                ctl.d.comb += [getattr(own.payload, k).eq(v) for k, v in fields.items()]
+                with ctl.If(own.ready):
+                    ctl.next = state + "_WAIT"
+            with ctl.State(state + "_WAIT"):
+                with ctl.If(array.done):
+                    then()
+
+        def goto(state):
+            def then():
+                ctl.next = state
+            return then
+
+        def start_counting():
+            ctl.d.sync += [counting.eq(1), self.move_cycles.eq(0)]
+
+        # After a reset the array may still be finishing a command of the search; CLEAR waits.
+        with ctl.FSM(init="CLEAR") as fsm:
+            command("CLEAR", {"op": Op.CLEAR}, goto("READY"))
+
+            with ctl.State("READY"):
+                with ctl.If(in_game & (proto.colour == Colour.WHITE)):
+                    start_counting()
+                    ctl.next = "THINK"
+                with ctl.Elif(in_game):
+                    ctl.next = "AWAIT"
+
+            with ctl.State("AWAIT"):
+                ctl.d.comb += proto.opponent_move.ready.eq(1)
+                with ctl.If(proto.opponent_move.valid):
+                    start_counting()
+                    ctl.d.sync += [theirs.eq(opp), move.symbol.eq(opp.symbol)]
+                    ctl.next = "LOCATE"
+
+            with ctl.State("LOCATE"):
+                # The opponent's square in cells; a square just off one edge of the array is
+                # brought in by a shift when the other edge has room.
+                x = bbox.min_x - 1 + theirs.col
+                y = bbox.min_y - 1 + theirs.row
+                ctl.d.sync += [move.x.eq(x), move.y.eq(y)]
+                with ctl.If(bbox.empty):
+                    ctl.d.sync += [move.x.eq((W - 1) // 2), move.y.eq((H - 1) // 2)]
+                    with ctl.If((theirs.col == 0) & (theirs.row == 0)):
+                        ctl.next = "OPPONENT"
+                    with ctl.Else():
+                        ctl.next = "REFUSE"
+                with ctl.Elif((theirs.col > columns + 1) | (theirs.row > rows + 1)):
+                    ctl.next = "REFUSE"
+                with ctl.Elif((x < 0) & (bbox.max_x < W - 1)):
+                    ctl.d.sync += locating.eq(1)
+                    ctl.next = "SHIFT_E"
+                with ctl.Elif((x >= W) & (bbox.min_x > 0)):
+                    ctl.d.sync += locating.eq(1)
+                    ctl.next = "SHIFT_W"
+                with ctl.Elif((y < 0) & (bbox.max_y < H - 1)):
+                    ctl.d.sync += locating.eq(1)
+                    ctl.next = "SHIFT_S"
+                with ctl.Elif((y >= H) & (bbox.min_y > 0)):
+                    ctl.d.sync += locating.eq(1)
+                    ctl.next = "SHIFT_N"
+                with ctl.Elif((x < 0) | (x >= W) | (y < 0) | (y >= H)):
+                    ctl.next = "OVERFLOW"
+                with ctl.Else():
+                    ctl.next = "OPPONENT"
+
+            def judge_opponent():
+                placed = ~(flags.occupied | flags.not_adjacent | flags.mismatch)
+                with ctl.If(placed & ~flags.illegal & ~too_wide):
+                    ctl.next = "COMMIT_OPPONENT"
+                with ctl.Else():
+                    ctl.next = "REFUSE"
+
+            command("OPPONENT", {"op": Op.TRY, "x": move.x, "y": move.y,
+                                 "symbol": move.symbol, "level": 1}, judge_opponent)
+
+            with ctl.State("REFUSE"):
+                ctl.d.sync += [illegal_seen.eq(1), counting.eq(0)]
+                ctl.next = "DROP"
+
+            command("DROP", {"op": Op.DISCARD, "level": 1}, goto("AWAIT"))
+
+            def after_opponent():
+                # COMMIT leaves the flags of the TRY before it.
+                with ctl.If(won):
+                    ctl.d.sync += counting.eq(0)
+                    ctl.next = "GAME_OVER"
+                with ctl.Else():
+                    ctl.d.sync += answer_next.eq(1)
+                    ctl.next = "CENTRE"
+
+            command("COMMIT_OPPONENT", {"op": Op.COMMIT}, after_opponent)
+
+            with ctl.State("CENTRE"):
+                with ctl.If(~bbox.empty & (bbox.min_x > target_x)):
+                    ctl.next = "SHIFT_W"
+                with ctl.Elif(~bbox.empty & (bbox.min_x < target_x)):
+                    ctl.next = "SHIFT_E"
+                with ctl.Elif(~bbox.empty & (bbox.min_y > target_y)):
+                    ctl.next = "SHIFT_N"
+                with ctl.Elif(~bbox.empty & (bbox.min_y < target_y)):
+                    ctl.next = "SHIFT_S"
+                with ctl.Elif(answer_next):
+                    ctl.next = "THINK"
+                with ctl.Else():
+                    ctl.next = "AWAIT"
+
+            def after_shift():
+                ctl.d.sync += locating.eq(0)
+                with ctl.If(locating):
+                    ctl.next = "LOCATE"
+                with ctl.Else():
+                    ctl.next = "CENTRE"
+
+            for direction in Direction:
+                command(f"SHIFT_{direction.name}", {"op": Op.SHIFT, "dir": direction},
+                        after_shift)
+
+            with ctl.State("THINK"):
+                ctl.d.comb += [search.start.eq(1), search.colour.eq(proto.colour)]
+                ctl.d.sync += [before_x.eq(bbox.min_x), before_y.eq(bbox.min_y),
+                               before_empty.eq(bbox.empty)]
+                ctl.next = "SEARCHING"
+
+            with ctl.State("SEARCHING"):
+                with ctl.If(search.done):
+                    ctl.d.sync += move.eq(search.move)
+                    with ctl.If(search.found):
+                        ctl.next = "MINE"
+                    with ctl.Else():
+                        ctl.next = "OVERFLOW"
+
+            command("MINE", {"op": Op.TRY, "x": move.x, "y": move.y, "symbol": move.symbol,
+                             "level": 1}, goto("COMMIT_MINE"))
+
+            def after_mine():
+                ctl.d.sync += self.game_over.eq(won)
+                ctl.next = "SEND"
+
+            command("COMMIT_MINE", {"op": Op.COMMIT}, after_mine)
+
+            with ctl.State("SEND"):
+                mine = proto.my_move
+                ctl.d.comb += [
+                    mine.valid.eq(1),
+                    mine.payload.col.eq(Mux(before_empty, 0, move.x - before_x + 1)),
+                    mine.payload.row.eq(Mux(before_empty, 0, move.y - before_y + 1)),
+                    mine.payload.symbol.eq(move.symbol),
+                ]
+                with ctl.If(mine.ready):
+                    ctl.d.sync += counting.eq(0)
+                    with ctl.If(self.game_over):
+                        ctl.next = "GAME_OVER"
+                    with ctl.Else():
+                        ctl.d.sync += answer_next.eq(0)
+                        ctl.next = "CENTRE"
+
+            with ctl.State("OVERFLOW"):
+                ctl.d.sync += [self.overflow.eq(1), counting.eq(0)]
+                ctl.next = "GAME_OVER"
+
+            with ctl.State("GAME_OVER"):
+                ctl.d.sync += self.game_over.eq(1)
+                # Moves after the end belong to no game: taken, dropped and shown as bad input.
+                ctl.d.comb += proto.opponent_move.ready.eq(1)
+                with ctl.If(proto.opponent_move.valid):
+                    ctl.d.sync += illegal_seen.eq(1)
+
+        ctl.d.comb += self.thinking.eq(fsm.ongoing("THINK") | fsm.ongoing("SEARCHING"))
+        return m

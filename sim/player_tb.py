@@ -1,0 +1,249 @@
+"""cocotb testbench of the whole player, through its two UART pins, bit by bit.
+
+The testbench is the referee: it sends ``-W``/``-B`` and the opponent's moves as serial frames
+on ``rx``, decodes the player's frames on ``tx``, and judges every answer with the reference
+engine. Beyond legality it checks that every answer is the move the search model chooses
+(``SearchModel`` with the player's budget and array size), so the player's translation between
+notation and array cells, its centring and its search are all checked at once.
+
+Parameters come from the simulator's environment (``tests/test_player.py``): ``PLAYER_WIDTH``,
+``PLAYER_HEIGHT``, ``PLAYER_BUDGET``, ``PLAYER_VARIANT``, ``PLAYER_DIVISOR`` (clocks per bit),
+``PLAYER_GAMES``, ``PLAYER_SEED``. Cycles per move are logged.
+"""
+
+import os
+import random
+import statistics
+
+import cocotb
+from cocotb.clock import Clock
+from cocotb.queue import Queue
+from cocotb.triggers import ClockCycles, FallingEdge, SimTimeoutError, Timer, with_timeout
+
+from fpgatrax.host.bots import make_bot
+from fpgatrax.host.notation import NotationError, format_move, parse_move
+from fpgatrax.host.position import IllegalMove, Position
+from fpgatrax.host.record import moves_text
+from fpgatrax.host.search_model import SearchModel
+
+ENV = {k: os.environ[f"PLAYER_{k.upper()}"]
+       for k in ("width", "height", "budget", "variant", "divisor", "games", "seed")}
+WIDTH, HEIGHT = int(ENV["width"]), int(ENV["height"])
+BUDGET = int(ENV["budget"]) or None
+VARIANT = ENV["variant"]
+PERIOD = 10                                   # ns per clock
+BIT = int(ENV["divisor"]) * PERIOD            # ns per bit
+ANSWER_TIMEOUT = 20_000_000 * PERIOD          # far more than any search at these budgets
+
+
+class Link:
+    """The referee's end of the serial line."""
+
+    def __init__(self, dut):
+        self.dut = dut
+        self.received = Queue()
+        dut.rx.value = 1
+        cocotb.start_soon(self._receive())
+
+    async def _receive(self):
+        dut = self.dut
+        while True:
+            await FallingEdge(dut.tx)
+            await Timer(BIT + BIT // 2, "ns")
+            byte = 0
+            for i in range(8):
+                byte |= int(dut.tx.value) << i
+                await Timer(BIT, "ns")
+            assert int(dut.tx.value) == 1, "the player sent a frame without a stop bit"
+            self.received.put_nowait(byte)
+
+    async def send(self, data):
+        for byte in data:
+            bits = [0] + [byte >> i & 1 for i in range(8)] + [1]
+            for bit in bits:
+                self.dut.rx.value = bit
+                await Timer(BIT, "ns")
+
+    async def line(self, timeout=ANSWER_TIMEOUT):
+        """The next line the player sends (without its LF); a CR in it is an error."""
+        text = bytearray()
+        while True:
+            byte = await with_timeout(self.received.get(), timeout, "ns")
+            if byte == 0x0A:
+                return text.decode("ascii")
+            text.append(byte)
+
+    async def silent(self, clocks):
+        """Nothing arrives for ``clocks`` clocks."""
+        await ClockCycles(self.dut.clk, clocks)
+        assert self.received.empty(), f"unexpected bytes {self.received._queue!r}"
+
+
+async def start(dut):
+    cocotb.start_soon(Clock(dut.clk, PERIOD, unit="ns").start())
+    link = Link(dut)
+    dut.rst.value = 1
+    await ClockCycles(dut.clk, 3)
+    dut.rst.value = 0
+    await ClockCycles(dut.clk, 3)
+    return link
+
+
+def fail(message, position):
+    raise AssertionError(f"{message}\nrecord: {' '.join(moves_text(position))}")
+
+
+async def expect_answer(dut, link, position, model, cycles):
+    """Read the player's move, judge it and compare it with the model's choice; play it.
+    Return False, after checking that the player went silent with ``overflow``, when the model
+    finds no move inside the array either."""
+    choice = model.choose(position)
+    if choice is None:
+        await expect_overflow(dut, link)
+        return False
+    try:
+        text = await link.line()
+    except SimTimeoutError:
+        status = {k: int(getattr(dut, k).value)
+                  for k in ("thinking", "bad_input", "overflow", "game_over")}
+        fail(f"no answer from the player (status {status})", position)
+    try:
+        move = parse_move(position, text)
+        position.check(move)
+    except (NotationError, IllegalMove) as err:
+        fail(f"the player answered {text!r}: {err}", position)
+    if choice.move != move:
+        fail(f"the player answered {text}, the model chooses "
+             f"{format_move(position, choice.move)}", position)
+    cycles.append(int(dut.move_cycles.value))
+    position.play(move)
+    return True
+
+
+async def expect_overflow(dut, link):
+    await link.silent(2_000_000)
+    assert int(dut.overflow.value) == 1 and int(dut.game_over.value) == 1
+
+
+def outgrown(position):
+    """The tiles no longer fit the array however they are placed."""
+    columns, rows = position.size()
+    return columns > WIDTH or rows > HEIGHT
+
+
+async def play_game(dut, link, me, opponent, rng, cycles):
+    """One game: the player has colour ``me``; the testbench plays ``opponent`` (a bot)."""
+    position, model = Position(VARIANT), SearchModel(BUDGET, window=(WIDTH, HEIGHT))
+    await link.send(b"-W\n" if me == 0 else b"-B\n")
+    while position.outcome is None:
+        if position.to_move == me:
+            if not await expect_answer(dut, link, position, model, cycles):
+                return position, "overflow"
+        else:
+            legal = position.legal_moves()
+            if not legal:
+                break
+            move = opponent.choose(position)
+            text = format_move(position, move)
+            position.play(move)
+            await link.send(text.encode() + (b"\r\n" if rng.random() < 0.3 else b"\n"))
+            if outgrown(position):
+                await expect_overflow(dut, link)
+                return position, "overflow"
+    await link.silent(2000)                    # nothing after the end of a game
+    assert int(dut.game_over.value) == (position.outcome is not None and
+                                        position.outcome.winner is not None)
+    assert int(dut.bad_input.value) == 0 and int(dut.overflow.value) == 0
+    o = position.outcome
+    return position, ("draw" if o is None or o.winner is None else
+                      "won" if o.winner == me else "lost")
+
+
+@cocotb.test()
+async def games_against_bots(dut):
+    """Full games, both colours, against ``random`` and the win-taking ``greedy``."""
+    link = await start(dut)
+    rng = random.Random(int(ENV["seed"]))
+    cycles, results = [], []
+    await link.send(b"-T\n")
+    assert await link.line(timeout=100_000 * PERIOD) == "FT"
+    for game in range(int(ENV["games"])):
+        me = game & 1
+        bot = make_bot(["random", "greedy"][game // 2 % 2], seed=rng.randrange(1 << 30))
+        position, result = await play_game(dut, link, me, bot, rng, cycles)
+        results.append(result)
+    dut._log.info(f"games: {results}; cycles per move: median {statistics.median(cycles):.0f}, "
+                  f"max {max(cycles)} over {len(cycles)} moves")
+
+
+@cocotb.test()
+async def bad_input_is_survived(dut):
+    """Garbage, truncated and overlong lines, an illegal move and -W/-B mid-game."""
+    link = await start(dut)
+    rng = random.Random(int(ENV["seed"]) + 1)
+    cycles = []
+    await link.send(bytes(rng.randrange(256) for _ in range(40)) + b"\n")
+    await link.send(b"-B\n")                       # a new game resets whatever came before
+    position, model = Position(VARIANT), SearchModel(BUDGET, window=(WIDTH, HEIGHT))
+    bot = make_bot("random", seed=rng.randrange(1 << 30))
+    for ply in range(12):
+        if position.outcome is not None:
+            break
+        if position.to_move == 1:
+            await expect_answer(dut, link, position, model, cycles)
+            continue
+        # Before the real move: a line of noise, an overlong line, a truncated move line
+        # (joined by the next LF into garbage), and an illegal move; none may be answered.
+        await link.send(b"B1\n" + b"A1234567890/\n" + b"\r\n\n")
+        if position.tiles:                                    # an occupied square
+            illegal = format_move(position, next(iter(position.tiles.items())))
+        else:
+            illegal = "A1/"                                   # a first move must be @0
+        await link.send(illegal.encode() + b"\n")
+        await link.silent(20 * 10 * int(ENV["divisor"]))
+        assert int(dut.bad_input.value) == 1
+        move = bot.choose(position)
+        text = format_move(position, move)
+        position.play(move)
+        await link.send(text.encode() + b"\n")
+        if ply == 6:
+            break
+    # -W in the middle of a game: a new game, the player moves first on an empty board.
+    await link.send(b"-W\n")
+    position, model = Position(VARIANT), SearchModel(BUDGET, window=(WIDTH, HEIGHT))
+    await expect_answer(dut, link, position, model, cycles)
+    assert int(dut.bad_input.value) == 0
+
+
+@cocotb.test()
+async def overflow_stops_answers(dut):
+    """A game that outgrows the array: the player raises overflow and sends nothing more.
+    Run with the loop variant (no lines end the game) on a small array; the testbench widens
+    the tiles eastwards with quiet moves, starting a new game if the player wins first."""
+    if VARIANT != "loop":
+        return
+    link = await start(dut)
+    rng = random.Random(int(ENV["seed"]) + 2)
+    cycles = []
+    for _ in range(10):
+        await link.send(b"-B\n")
+        position, model = Position(VARIANT), SearchModel(BUDGET, window=(WIDTH, HEIGHT))
+        while position.outcome is None:
+            if position.to_move == 1:
+                if not await expect_answer(dut, link, position, model, cycles):
+                    return
+                continue
+            x1 = position.bbox[2] if position.tiles else 0
+            quiet = []
+            for move in position.legal_moves():
+                if position.play(move) is None:
+                    quiet.append((position.bbox[2] - x1, rng.random(), move))
+                position.undo()
+            move = max(quiet)[2]
+            text = format_move(position, move)
+            position.play(move)
+            await link.send(text.encode() + b"\n")
+            if outgrown(position):
+                await expect_overflow(dut, link)
+                return
+    raise AssertionError("no game outgrew the array")
