@@ -55,7 +55,10 @@ VERILATOR_ARGS = ["--cc", "--exe", "--build", "-j", "2", "--top-module", TOP, "-
 # Ports the harness reads when the component has them (a compile-time switch each).
 OPTIONAL_PORTS = ("thinking", "move_cycles", "bad_input", "overflow", "game_over")
 # The harness's Status record: keep in step with board_main.cpp.
-STATUS = struct.Struct("<8Q")
+STATUS_FIELDS = ("magic", "sequence", "cycle", "tx_end", "tx_bytes", "rx_bytes", "idle",
+                 "move_cycles", "leds")
+STATUS = struct.Struct(f"<{len(STATUS_FIELDS)}Q")
+SEQUENCE, SEQUENCE_OFFSET = struct.Struct("<Q"), 8
 STATUS_MAGIC = 0x647261426172547F
 LEDS = ("thinking", "bad_input", "overflow", "game_over")
 # The harness prints the pty's name at once; the first run of a fresh build may be slow to load.
@@ -208,7 +211,8 @@ class SimulatedClock:
 
 
 class BoardProcess:
-    """The running simulator program: its pseudo-terminal's path (``pty``) and its status.
+    """The running simulator program: its pseudo-terminal's path (``pty``), process id and
+    status.
 
     The program runs in its own session (a terminal's Ctrl-C reaches the referee only) and
     exits when this side closes its standard input, so it never outlives its parent, however
@@ -227,6 +231,7 @@ class BoardProcess:
         except OSError as err:
             shutil.rmtree(self._temp, ignore_errors=True)
             raise Disconnected(f"cannot run the simulated board: {err.strerror}") from None
+        self.pid = self._process.pid
         try:
             self.pty = self._read_pty_name()
             with open(status_path, "rb") as status:
@@ -252,11 +257,17 @@ class BoardProcess:
         return None if self._process is None else self._process.poll()
 
     def status(self):
-        """The harness's status record as a dict (see ``board_main.cpp``), LEDs as names."""
-        values = dict(zip(("magic", "cycle", "tx_end", "tx_bytes", "rx_bytes", "idle",
-                           "move_cycles", "leds"), STATUS.unpack(self._status[:STATUS.size])))
-        if values["magic"] != STATUS_MAGIC:
-            raise Disconnected("the simulated board's status is unreadable")
+        """The harness's latest status snapshot as a dict (see ``board_main.cpp``), LEDs as
+        names. The harness brackets each update with a sequence number, odd while it writes:
+        a read that saw it change is retried, so the fields always belong together."""
+        while True:
+            before = SEQUENCE.unpack_from(self._status, SEQUENCE_OFFSET)[0]
+            values = dict(zip(STATUS_FIELDS, STATUS.unpack(self._status[:STATUS.size])))
+            after = SEQUENCE.unpack_from(self._status, SEQUENCE_OFFSET)[0]
+            if values["magic"] != STATUS_MAGIC:
+                raise Disconnected("the simulated board's status is unreadable")
+            if before % 2 == 0 and before == after:
+                break
         values["leds"] = [name for bit, name in enumerate(LEDS) if values["leds"] >> bit & 1]
         return values
 

@@ -22,6 +22,7 @@
 // Compile-time options (set by sim/board.py from the component's ports): HAS_THINKING,
 // HAS_MOVE_CYCLES, HAS_BAD_INPUT, HAS_OVERFLOW, HAS_GAME_OVER.
 
+#include <atomic>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
@@ -49,9 +50,10 @@ static const int IDLE_SLEEP_MS = 20;
 // short gaps between receiving a line and raising `thinking`.
 static const uint64_t IDLE_GRACE = 16384;
 
-// Read by sim/board.py (struct "<8Q"): keep the two in step.
+// Read by sim/board.py (struct "<9Q"): keep the two in step.
 struct Status {
     uint64_t magic;        // STATUS_MAGIC once the board runs
+    uint64_t sequence;     // odd while the fields below are being written
     uint64_t cycle;        // clocks simulated so far
     uint64_t tx_end;       // the cycle at which the last byte on tx ended (its stop bit)
     uint64_t tx_bytes;     // bytes the player has sent
@@ -185,15 +187,14 @@ int main(int argc, char **argv) {
     Deserialiser tx{divisor};
     std::deque<uint8_t> to_pty;
     uint64_t last_active = cycle;
-    uint64_t rx_bytes = 0, tx_bytes = 0;
+    uint64_t rx_bytes = 0, tx_bytes = 0, tx_end = 0, sequence = 0;
+    bool idle = false;
     status->magic = STATUS_MAGIC;
     // Announced only now, so that whoever opens the pty finds the status ready.
     std::printf("pty %s\n", slave_path);
     std::fflush(stdout);
 
     for (;;) {
-        bool idle = cycle - last_active > IDLE_GRACE && !rx.busy();
-        status->idle = idle;
         struct pollfd fds[2] = {{master, POLLIN, 0}, {STDIN_FILENO, POLLIN, 0}};
         if (poll(fds, 2, idle ? IDLE_SLEEP_MS : 0) < 0 && errno != EINTR) fail("poll failed");
         if (fds[1].revents) {
@@ -204,21 +205,18 @@ int main(int argc, char **argv) {
             uint8_t buffer[4096];
             ssize_t n = read(master, buffer, sizeof buffer);
             for (ssize_t i = 0; i < n; i++) rx.queue.push_back(buffer[i]);
-            if (n > 0) last_active = cycle;
         }
 
-        uint64_t batch = rx.busy() || !idle ? BUSY_BATCH : IDLE_BATCH;
+        uint64_t batch = idle && !rx.busy() ? IDLE_BATCH : BUSY_BATCH;
         for (uint64_t i = 0; i < batch; i++) {
             bool sent;
             top.rx = rx.level(sent);
-            if (sent) status->rx_bytes = ++rx_bytes;
+            rx_bytes += sent;
             tick();
             int byte = tx.feed(top.tx, cycle);
             if (byte >= 0) {
-                // The status is written before the byte reaches the pty, so a reader that has the
-                // byte also has the cycle it ended at.
-                status->tx_end = cycle;
-                status->tx_bytes = ++tx_bytes;
+                tx_end = cycle;
+                tx_bytes++;
                 to_pty.push_back(uint8_t(byte));
             }
             bool active = rx.busy() || tx.active || !top.tx;
@@ -227,6 +225,8 @@ int main(int argc, char **argv) {
 #endif
             if (active) last_active = cycle;
         }
+        // Idle is judged after the clocks, so a line delivered in them is never reported idle.
+        idle = cycle - last_active > IDLE_GRACE && !rx.busy();
 
         uint64_t leds = 0, move_cycles = 0;
 #ifdef HAS_THINKING
@@ -244,9 +244,19 @@ int main(int argc, char **argv) {
 #ifdef HAS_MOVE_CYCLES
         move_cycles = top.move_cycles;
 #endif
-        status->leds = leds;
-        status->move_cycles = move_cycles;
+        // Published as one snapshot (an odd sequence number means "being written"), before the
+        // bytes reach the pty: a reader that has an answer's last byte has the cycle it ended.
+        status->sequence = ++sequence;
+        std::atomic_thread_fence(std::memory_order_seq_cst);
         status->cycle = cycle;
+        status->tx_end = tx_end;
+        status->tx_bytes = tx_bytes;
+        status->rx_bytes = rx_bytes;
+        status->idle = idle;
+        status->move_cycles = move_cycles;
+        status->leds = leds;
+        std::atomic_thread_fence(std::memory_order_seq_cst);
+        status->sequence = ++sequence;
 
         while (!to_pty.empty()) {
             uint8_t byte = to_pty.front();
