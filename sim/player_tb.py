@@ -8,9 +8,11 @@ notation and array cells, its centring and its search are all checked at once.
 
 Parameters come from the simulator's environment (``tests/test_player.py``): ``PLAYER_WIDTH``,
 ``PLAYER_HEIGHT``, ``PLAYER_BUDGET``, ``PLAYER_VARIANT``, ``PLAYER_DIVISOR`` (clocks per bit),
-``PLAYER_GAMES``, ``PLAYER_SEED``. Cycles per move are logged.
+``PLAYER_GAMES``, ``PLAYER_SEED``. Cycles per move are logged, and written as JSON to the
+file ``PLAYER_REPORT`` names, if it is set (``sim/bench_player.py`` reads it).
 """
 
+import json
 import os
 import random
 import statistics
@@ -174,6 +176,9 @@ async def games_against_bots(dut):
         results.append(result)
     dut._log.info(f"games: {results}; cycles per move: median {statistics.median(cycles):.0f}, "
                   f"max {max(cycles)} over {len(cycles)} moves")
+    if os.environ.get("PLAYER_REPORT"):
+        with open(os.environ["PLAYER_REPORT"], "w") as f:
+            json.dump({"results": results, "cycles": cycles}, f)
 
 
 @cocotb.test()
