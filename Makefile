@@ -47,3 +47,16 @@ verify-array: $(STAMP)
 # synthesis and place-and-route of every size).
 report: $(STAMP)
 	$(PY) -m fpgatrax.hw.report
+
+.PHONY: match bench-strength
+
+# The main job: one game between the simulated hardware player (the Player gateware in
+# Verilator, behind a pseudo-terminal) and the greedy bot, judged in simulated time. The first
+# run builds the simulator (a few minutes); later runs start at once.
+match: $(STAMP)
+	$(VENV)/bin/fpgatrax match --white sim --black greedy
+
+# Strength of the hardware search (its Python model) against each bot, both colours, with the
+# issue's targets (about 15 minutes; `make bench-strength ARGS=--quick` takes one or two).
+bench-strength: $(STAMP)
+	$(PY) -m fpgatrax.sim.bench_strength $(ARGS)

@@ -1,0 +1,170 @@
+"""Benchmark: how strong the hardware player's search is, against each software bot.
+
+The search is played through its Python model (``host/search_model.py``), which picks the same
+move as the gateware for the same position (the player's tests hold them equal), so hundreds of
+games take minutes instead of days of simulation. The model plays the protocol as the board does:
+its tie-break seed restarts with every game, and when the game outgrows the array it stops
+answering (the board's overflow), which the referee scores as a late forfeit.
+
+Each bot meets the model N times with each colour; the table gives wins, draws and losses from
+the model's side, the win rate, and the issue's targets (at least 99 % against random, 80 %
+against greedy, 50 % against alphabeta at 1 s per move). These are figures to read, not pass
+marks. Run with ``make bench-strength`` (``--quick`` for a run of a minute or two).
+"""
+
+import argparse
+import time
+
+from ..host.bot_session import BotSession
+from ..host.bots import BOTS, make_bot
+from ..host.position import RED, VARIANTS, WHITE
+from ..host.referee import play_game
+from ..host.search_model import SearchModel
+from ..host.tournament import Progress
+from ..host.transport import FunctionTransport
+
+__all__ = ["ModelSession", "main"]
+
+TARGETS = {"random": 0.99, "greedy": 0.80, "alphabeta": 0.50}
+NEW_GAME = ("-W", "-B", "-R")
+# The model is judged on its moves, not on Python's speed: no time limit for either side
+# (alphabeta keeps to its own thinking time).
+NO_LIMIT = float("inf")
+
+
+class _Overflow(Exception):
+    """No legal move inside the array: the board stops answering."""
+
+
+class _SearchBot:
+    """The search model as a bot, counting the trials each choice costs on the array."""
+
+    def __init__(self, model):
+        self.model = model
+        self.trials = []
+        self.overflows = 0
+
+    def choose(self, position):
+        choice = self.model.choose(position)
+        if choice is None:
+            raise _Overflow()
+        self.trials.append(choice.trials)
+        return choice.move
+
+
+class ModelSession(BotSession):
+    """The hardware player's side of the protocol, played by ``SearchModel(budget, window)``:
+    a new game restarts its tie-break seed; an overflow leaves the line unanswered."""
+
+    def __init__(self, budget, window, variant="standard"):
+        super().__init__(_SearchBot(SearchModel(budget, window)), variant, team="FT")
+
+    def respond(self, line):
+        if line in NEW_GAME:
+            self.bot.model.new_game()
+        try:
+            return super().respond(line)
+        except _Overflow:
+            self.bot.overflows += 1
+            return None
+
+
+def _window(text):
+    if text == "none":
+        return None
+    width, _, height = text.partition("x")
+    try:
+        window = int(width), int(height)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"give the array as WxH, e.g. 16x16, or none "
+                                         f"(got {text!r})") from None
+    if min(window) < 1:
+        raise argparse.ArgumentTypeError("the array has at least one cell each way")
+    return window
+
+
+def _default_window():
+    from ..hw.player import SIM_PROFILE
+    return SIM_PROFILE["width"], SIM_PROFILE["height"]
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m fpgatrax.sim.bench_strength",
+                                     description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, metavar="N",
+                        help="games per bot and colour (default 10; 4 with --quick)")
+    parser.add_argument("--budget", type=int, default=0, metavar="B",
+                        help="the search's budget: safe candidates scored per move, 0 for no "
+                             "limit, as a board with a second per move affords (default 0)")
+    parser.add_argument("--window", type=_window, metavar="WxH",
+                        help="the tile array's size, or none for an unbounded one (default: the "
+                             "simulated board's)")
+    parser.add_argument("--think", type=float, metavar="S",
+                        help="alphabeta's time per move (default 1 s; 0.25 s with --quick)")
+    parser.add_argument("--bots", default=",".join(BOTS),
+                        help=f"the opponents, comma-separated (default {','.join(BOTS)})")
+    parser.add_argument("--quick", action="store_true",
+                        help="fewer games and a faster alphabeta: a run of a minute or two")
+    parser.add_argument("--variant", choices=VARIANTS, default="standard")
+    parser.add_argument("--seed", type=int, default=2015, help="first seed of the bots")
+    args = parser.parse_args(argv)
+    games = args.games or (4 if args.quick else 10)
+    think = args.think or (0.25 if args.quick else 1.0)
+    window = _default_window() if args.window is None else args.window
+    bots = args.bots.split(",")
+    unknown = [name for name in bots if name not in BOTS]
+    if unknown or games < 1 or args.budget < 0:
+        parser.error(f"unknown bot {unknown[0]!r}" if unknown else
+                     "--games is at least 1 and --budget at least 0")
+
+    session = ModelSession(args.budget or None, window, args.variant)
+    model = FunctionTransport("model", session.respond)
+    schedule = [(name, colour, number) for name in bots for colour in (WHITE, RED)
+                for number in range(games)]
+    tally = {(name, colour): [0, 0, 0] for name in bots for colour in (WHITE, RED)}
+    progress = Progress()
+    start = time.perf_counter()
+    for index, (name, colour, number) in enumerate(schedule):
+        progress(index, len(schedule), f"model {'white' if colour == WHITE else 'black'} "
+                                       f"vs {name}")
+        bot = make_bot(name, args.seed + index, budget=think)
+        opponent = FunctionTransport(name, BotSession(bot, args.variant).respond)
+        players = (model, opponent) if colour == WHITE else (opponent, model)
+        result = play_game(*players, variant=args.variant, time_limit=NO_LIMIT)
+        outcome = 1 if result.winner is None else (0 if result.winner == colour else 2)
+        tally[name, colour][outcome] += 1
+    progress(len(schedule), len(schedule), "done")
+    seconds = time.perf_counter() - start
+
+    trials = session.bot.trials
+    print(f"# the hardware search (model): budget {args.budget or 'none'}, array "
+          f"{'unbounded' if window is None else '%dx%d' % window}, {args.variant}; "
+          f"alphabeta {think:g} s per move; {games} games per bot and colour, seed {args.seed}; "
+          f"{len(schedule)} games in {seconds:.0f} s")
+    print(f"# trials per move (moves tried on the array): mean {sum(trials) / len(trials):,.0f}, "
+          f"max {max(trials):,}; games lost by overflow (no room in the array): "
+          f"{session.bot.overflows}")
+    print(format_strength(tally, bots))
+
+
+def format_strength(tally, bots):
+    """The table: one row per bot and colour of the model, and a row for both colours with the
+    issue's target. ``tally[bot, colour]`` is [wins, draws, losses] from the model's side."""
+    lines = [f"{'bot':<10} {'model':<6} {'games':>5} {'wins':>5} {'draws':>5} {'losses':>6} "
+             f"{'win rate':>8}  target"]
+    for name in bots:
+        rows = [("white", tally[name, WHITE]), ("black", tally[name, RED]),
+                ("both", [a + b for a, b in zip(tally[name, WHITE], tally[name, RED])])]
+        for label, (wins, draws, losses) in rows:
+            total = wins + draws + losses
+            target = ""
+            if label == "both" and name in TARGETS:
+                met = "met" if wins >= TARGETS[name] * total else "not met"
+                target = f"≥{TARGETS[name]:.0%} {met}"
+            lines.append(f"{name:<10} {label:<6} {total:>5} {wins:>5} {draws:>5} {losses:>6} "
+                         f"{wins / total:>8.0%}  {target}")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    main()
