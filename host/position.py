@@ -205,7 +205,7 @@ class Position:
             raise IllegalMove("it would make the tiles span more than 8 columns or rows")
         bad = self._forced_play_conflict(key, tile)
         if bad is not None:
-            raise IllegalMove(f"three edges of one colour would enter square {bad}")
+            raise IllegalMove(f"three edges of one colour would enter {self._square_name(bad)}")
 
     def tile_for(self, key, symbol):
         """The colouring of ``symbol`` that fits the neighbours of ``key`` (or on an empty board,
@@ -283,6 +283,15 @@ class Position:
         ok = self._make(key, tile)
         self._unmake()
         return ok
+
+    def _square_name(self, xy):
+        """A square in the notation's coordinates of this position (before the move)."""
+        from .notation import column_name      # notation builds on this module
+        x, y = xy
+        col, row = x - self.bbox[0] + 1, y - self.bbox[1] + 1
+        if col < 0 or row < 0:
+            return "a square beyond column @ or row 0"
+        return f"square {column_name(col)}{row}"
 
     def _forced_play_conflict(self, key, tile):
         """None if forced play after ``tile`` at ``key`` succeeds, else the square (x, y) where
