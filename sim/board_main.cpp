@@ -18,9 +18,6 @@
 // between short bursts of clocks, so an idle board costs almost no processor time; a byte
 // arriving wakes it at once. It exits when its standard input closes (the Python side is gone,
 // however it ended) or on SIGTERM.
-//
-// Compile-time options (set by sim/board.py from the component's ports): HAS_THINKING,
-// HAS_MOVE_CYCLES, HAS_BAD_INPUT, HAS_OVERFLOW, HAS_GAME_OVER.
 
 #include <atomic>
 #include <cerrno>
@@ -219,31 +216,13 @@ int main(int argc, char **argv) {
                 tx_bytes++;
                 to_pty.push_back(uint8_t(byte));
             }
-            bool active = rx.busy() || tx.active || !top.tx;
-#ifdef HAS_THINKING
-            active = active || top.thinking;
-#endif
-            if (active) last_active = cycle;
+            if (rx.busy() || tx.active || !top.tx || top.thinking) last_active = cycle;
         }
         // Idle is judged after the clocks, so a line delivered in them is never reported idle.
         idle = cycle - last_active > IDLE_GRACE && !rx.busy();
 
-        uint64_t leds = 0, move_cycles = 0;
-#ifdef HAS_THINKING
-        leds |= uint64_t(top.thinking) << 0;
-#endif
-#ifdef HAS_BAD_INPUT
-        leds |= uint64_t(top.bad_input) << 1;
-#endif
-#ifdef HAS_OVERFLOW
-        leds |= uint64_t(top.overflow) << 2;
-#endif
-#ifdef HAS_GAME_OVER
-        leds |= uint64_t(top.game_over) << 3;
-#endif
-#ifdef HAS_MOVE_CYCLES
-        move_cycles = top.move_cycles;
-#endif
+        uint64_t leds = uint64_t(top.thinking) | uint64_t(top.bad_input) << 1
+                        | uint64_t(top.overflow) << 2 | uint64_t(top.game_over) << 3;
         // Published as one snapshot (an odd sequence number means "being written"), before the
         // bytes reach the pty: a reader that has an answer's last byte has the cycle it ended.
         status->sequence = ++sequence;
@@ -253,7 +232,7 @@ int main(int argc, char **argv) {
         status->tx_bytes = tx_bytes;
         status->rx_bytes = rx_bytes;
         status->idle = idle;
-        status->move_cycles = move_cycles;
+        status->move_cycles = top.move_cycles;
         status->leds = leds;
         std::atomic_thread_fence(std::memory_order_seq_cst);
         status->sequence = ++sequence;
