@@ -1,6 +1,7 @@
 """Subcommands for the boards: ``build`` (a bitstream) and ``program`` (load it)."""
 
 from ..boards.build import BoardError, boards, build, figures, program
+from ..boards.movetime import worst_move_seconds
 from .cli import UserError
 
 __all__ = ["register"]
@@ -57,18 +58,23 @@ def run_build(args):
 
 
 def print_table(targets):
-    """The figures of the targets' last builds, as a Markdown table."""
-    print("| board | device | variant | array | LUT4 | FF | clock | Fmax | build |")
-    print("|---|---|---|---|---:|---:|---:|---:|---:|")
+    """The figures of the targets' last builds and their worst-case time per move (from the
+    search model, see ``boards/movetime.py``), as a Markdown table."""
+    print("(worst-case time per move: the search model over positions from play, about a "
+          "minute per board)", flush=True)
+    rows = []
     for target in targets:
+        seconds, trials, _ = worst_move_seconds(target)
         f = figures(target)
-        if f is None:
-            print(f"| {target.title} | {target.platform.device} | {target.variant} | "
-                  f"{target.width}x{target.height} | not built | | | | |")
-            continue
-        print(f"| {f['board']} | {f['device']} | {f['variant']} | {f['array']} | {f['luts']} | "
-              f"{f['ffs']} | {f['clock_mhz']:g} MHz | {f['fmax_mhz']:.1f} MHz | "
-              f"{f['build_s']} s |")
+        luts, ffs, fmax, took = ((f["luts"], f["ffs"], f"{f['fmax_mhz']:.1f} MHz",
+                                  f"{f['build_s']} s") if f else ("not built", "", "", ""))
+        rows.append(f"| {target.title} | {target.platform.device} | {target.variant} | "
+                    f"{target.width}x{target.height} | {luts} | {ffs} | "
+                    f"{target.clk_freq / 1e6:g} MHz | {fmax} | {seconds * 1e3:.0f} ms "
+                    f"({trials} trials) | {took} |")
+    print("| board | device | variant | array | LUT4 | FF | clock | Fmax | worst move | build |")
+    print("|---|---|---|---|---:|---:|---:|---:|---:|---:|")
+    print("\n".join(rows))
 
 
 def run_program(args):
