@@ -228,18 +228,13 @@ class Player(wiring.Component):
                         ctl.next = "REFUSE"
                 with ctl.Elif((theirs.col > columns + 1) | (theirs.row > rows + 1)):
                     ctl.next = "REFUSE"
-                with ctl.Elif((x < 0) & (bbox.max_x < W - 1)):
-                    ctl.d.sync += locating.eq(1)
-                    ctl.next = "SHIFT_E"
-                with ctl.Elif((x >= W) & (bbox.min_x > 0)):
-                    ctl.d.sync += locating.eq(1)
-                    ctl.next = "SHIFT_W"
-                with ctl.Elif((y < 0) & (bbox.max_y < H - 1)):
-                    ctl.d.sync += locating.eq(1)
-                    ctl.next = "SHIFT_S"
-                with ctl.Elif((y >= H) & (bbox.min_y > 0)):
-                    ctl.d.sync += locating.eq(1)
-                    ctl.next = "SHIFT_N"
+                for off_edge, room, direction in ((x < 0, bbox.max_x < W - 1, "E"),
+                                                  (x >= W, bbox.min_x > 0, "W"),
+                                                  (y < 0, bbox.max_y < H - 1, "S"),
+                                                  (y >= H, bbox.min_y > 0, "N")):
+                    with ctl.Elif(off_edge & room):
+                        ctl.d.sync += locating.eq(1)
+                        ctl.next = f"SHIFT_{direction}"
                 with ctl.Elif((x < 0) | (x >= W) | (y < 0) | (y >= H)):
                     ctl.next = "OVERFLOW"
                 with ctl.Else():
