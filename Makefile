@@ -57,7 +57,7 @@ match: $(STAMP)
 	$(VENV)/bin/fpgatrax match --white sim --black greedy
 
 # Strength of the hardware search (its Python model) against each bot, both colours, with the
-# issue's targets (about 15 minutes; `make bench-strength ARGS=--quick` takes one or two).
+# issue's targets (about four minutes; `make bench-strength ARGS=--quick` under one).
 bench-strength: $(STAMP)
 	$(PY) -m fpgatrax.sim.bench_strength $(ARGS)
 

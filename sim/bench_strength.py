@@ -9,7 +9,7 @@ answering (the board's overflow), which the referee scores as a late forfeit.
 Each bot meets the model N times with each colour; the table gives wins, draws and losses from
 the model's side, the win rate, and the issue's targets (at least 99 % against random, 80 %
 against greedy, 50 % against alphabeta at 1 s per move). These are figures to read, not pass
-marks. Run with ``make bench-strength`` (``--quick`` for a run of a minute or two).
+marks. Run with ``make bench-strength`` (``--quick`` for a run of well under a minute).
 """
 
 import argparse
@@ -104,7 +104,7 @@ def main(argv=None):
     parser.add_argument("--bots", default=",".join(BOTS),
                         help=f"the opponents, comma-separated (default {','.join(BOTS)})")
     parser.add_argument("--quick", action="store_true",
-                        help="fewer games and a faster alphabeta: a run of a minute or two")
+                        help="fewer games and a faster alphabeta: a run of well under a minute")
     parser.add_argument("--variant", choices=VARIANTS, default="standard")
     parser.add_argument("--seed", type=int, default=2015, help="first seed of the bots")
     args = parser.parse_args(argv)
