@@ -47,7 +47,7 @@ def test_match_against_a_bot_program(capsys, tmp_path):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["match", "--white", "sim", "--black", "random"], "simulated board (sim) is not available"),
+    (["match", "--white", "sim:speed=9", "--black", "random"], "unknown parameter 'speed'"),
     (["match", "--white", "chess", "--black", "random"], "unknown player 'chess'"),
     (["match", "--white", "tcp:1", "--black", "tcp:1"], "same player"),
     (["tournament", "random"], "at least two players"),

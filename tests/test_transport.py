@@ -175,7 +175,8 @@ def test_function_transport_answers_and_crashes():
 
 
 @pytest.mark.parametrize("spec, message", [
-    ("sim", "not available yet"),
+    ("sim:budget", "NAME=NUMBER"),
+    ("sim:colour=2", "unknown parameter 'colour'"),
     ("nonsense", "unknown player"),
     ("tcp:http", "port number"),
     ("tcp:70000", "0 to 65535"),
