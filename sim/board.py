@@ -14,7 +14,7 @@ cycle at which the last bit of the answer left ``tx``. So a move takes as long a
 hardware, however slowly the simulation runs on the machine.
 
 Builds are cached under ``build/board/``, one folder per distinct Verilog and harness, so only
-the first run pays for the Verilator build (a minute or two); a second one starts at once, since
+the first run pays for the Verilator build (one to three minutes); a second one starts at once, since
 an index keyed by the gateware's Python sources even skips the conversion to Verilog.
 
 ``python -m fpgatrax.sim.board`` runs a board on its own, for serial tools; the referee opens one
