@@ -47,11 +47,12 @@ __all__ = ["Player", "SIM_PROFILE"]
 
 LINE_SPAN = 8
 
-# Parameters of the simulated board (sim/): an array that holds real games, a clock of a typical
-# board, a fast link so that the simulation spends its cycles on thinking, and a small search
-# budget so that a game takes minutes, not hours.
-SIM_PROFILE = {"width": 16, "height": 16, "clk_freq": 24_000_000, "baud": 1_500_000,
-               "budget": 2}
+# Parameters of the simulated board (sim/): an array roomy enough for bot games (which sprawl
+# more than human ones), a clock of a typical board, a fast link so that the simulation spends
+# its cycles on thinking, and the boards' full search (no budget): a move costs about 0.1 M
+# cycles, a second or less of simulation.
+SIM_PROFILE = {"width": 20, "height": 20, "clk_freq": 24_000_000, "baud": 1_500_000,
+               "budget": 0}
 
 
 class Player(wiring.Component):
