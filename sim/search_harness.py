@@ -1,53 +1,46 @@
 """A test harness around the move search: the tile array, the search, and a loading port.
 
 The testbench loads a position through ``load`` (array commands, typically CLEAR and WRITE)
-while the search is idle, pulses ``start``, and reads the search's result. ``restart`` resets the
-search alone (as a new game does in the player), so every position starts from the LFSR seed.
+while the search is idle, pulses ``start``, and reads the search's result from the search's own
+ports, which the harness passes through. ``restart`` resets the search alone (as a new game does
+in the player), so every position starts from the LFSR seed; ``cycles`` counts the search's.
 """
 
 from amaranth.hdl import Module, ResetInserter
 from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
 
-from ..hw.array import Flags, TileArray, command_layout
-from ..hw.search import MoveSearch, square_layout
+from ..hw.array import TileArray, command_layout
+from ..hw.search import MoveSearch
 
 __all__ = ["SearchHarness"]
+
+# The search's ports that the testbench drives or reads directly.
+PASSED = ("start", "colour", "busy", "done", "found", "win", "move", "trials")
 
 
 class SearchHarness(wiring.Component):
     def __init__(self, width, height, *, budget=0, variant="standard"):
         self.width, self.height = width, height
-        self.budget, self.variant = budget, variant
+        self._search = MoveSearch(width, height, budget=budget, variant=variant)
         super().__init__({
             "load": In(stream.Signature(command_layout(width, height))),
             "load_done": Out(1),
             "restart": In(1),
-            "start": In(1),
-            "colour": In(1),
-            "busy": Out(1),
-            "done": Out(1),
-            "found": Out(1),
-            "win": Out(1),
-            "move": Out(square_layout(width, height)),
-            "trials": Out(24),
             "cycles": Out(32),
-            "flags": Out(Flags),
+            **{name: self._search.signature.members[name] for name in PASSED},
         })
 
     def elaborate(self, platform):
         m = Module()
         m.submodules.array = array = TileArray(self.width, self.height)
-        m.submodules.search = search = ResetInserter(self.restart)(
-            MoveSearch(self.width, self.height, budget=self.budget, variant=self.variant))
-        m.d.comb += [
-            search.start.eq(self.start), search.colour.eq(self.colour),
-            search.array_done.eq(array.done), search.flags.eq(array.flags),
-            search.bbox.eq(array.bbox),
-            self.busy.eq(search.busy), self.done.eq(search.done), self.found.eq(search.found),
-            self.win.eq(search.win), self.move.eq(search.move), self.trials.eq(search.trials),
-            self.flags.eq(array.flags), self.load_done.eq(array.done),
-        ]
+        m.submodules.search = search = ResetInserter(self.restart)(self._search)
+        for name in PASSED:
+            outer, inner = getattr(self, name), getattr(self._search, name)
+            flow_in = self.signature.members[name].flow == In
+            m.d.comb += inner.eq(outer) if flow_in else outer.eq(inner)
+        m.d.comb += [search.array_done.eq(array.done), search.flags.eq(array.flags),
+                     search.bbox.eq(array.bbox), self.load_done.eq(array.done)]
         with m.If(search.busy):
             wiring.connect(m, search.cmd, array.cmd)
         with m.Else():
