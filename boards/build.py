@@ -179,8 +179,10 @@ def build(target, log=print):
         BoardTop(target), name=name, do_build=False,
         # The figures come from files: YoWASP Yosys loses its stdout after ABC.
         script_after_synth=f"tee -q -o {name}.stat.json stat -json",
-        # Timing is judged here, against the clock, with a clear message.
-        nextpnr_opts=f"--timing-allow-fail --seed {SEED} --report {name}.report.json")
+        # Timing is judged here, against the clock, with a clear message. On ECP5 the newer
+        # router finishes the large arrays (the default one had not routed 32x32 in 11 min).
+        nextpnr_opts=f"--timing-allow-fail --seed {SEED} --report {name}.report.json"
+                     + (" --router router2" if target.platform.device.startswith("LFE5") else ""))
     started = time.monotonic()
     try:
         plan.execute_local(work, env=_environment())
