@@ -204,18 +204,16 @@ class TileArray(wiring.Component):
             bbox.empty.eq(~col_occ.any()),
             self.border.eq(col_occ[0] | col_occ[W - 1] | row_occ[0] | row_occ[H - 1]),
         ]
-        for x in reversed(range(W)):
-            with m.If(col_occ[x]):
-                m.d.sync += bbox.min_x.eq(x)
-        for x in range(W):
-            with m.If(col_occ[x]):
-                m.d.sync += bbox.max_x.eq(x)
-        for y in reversed(range(H)):
-            with m.If(row_occ[y]):
-                m.d.sync += bbox.min_y.eq(y)
-        for y in range(H):
-            with m.If(row_occ[y]):
-                m.d.sync += bbox.max_y.eq(y)
+        for occ, low, high in ((col_occ, bbox.min_x, bbox.max_x),
+                               (row_occ, bbox.min_y, bbox.max_y)):
+            # The last assignment wins: the lowest occupied line for ``low``, the highest for
+            # ``high``.
+            for i in reversed(range(len(occ))):
+                with m.If(occ[i]):
+                    m.d.sync += low.eq(i)
+            for i in range(len(occ)):
+                with m.If(occ[i]):
+                    m.d.sync += high.eq(i)
         # Tiles in play are connected, so their columns are contiguous: a span of 8 or more
         # is two occupied columns 7 apart.
         span_x = Cat(col_occ[x] & col_occ[x + LINE_SPAN - 1]
