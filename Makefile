@@ -21,7 +21,7 @@ test: $(STAMP)
 	$(PY) -m pytest; status=$$?; \
 	if [ $$status -eq 5 ]; then echo "pytest collected no tests"; exit 0; fi; exit $$status
 
-bench: bench-engine bench-bots bench-player
+bench: bench-engine bench-bots bench-player bench-strength
 
 # Cycles per move of the gateware player in Verilator, and the time at board clocks (minutes).
 bench-player: $(STAMP)
