@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 __all__ = [
     "N", "E", "S", "W", "SYMBOLS", "VARIANTS", "WHITE", "RED", "IllegalMove", "Position",
-    "TILES", "tile_symbol", "tile_tracks", "key_of", "xy_of",
+    "TILES", "tile_symbol", "key_of", "xy_of",
 ]
 
 N, E, S, W = range(4)
@@ -35,7 +35,6 @@ LINE_SPAN = 8
 STRIDE = 1 << 13
 ORIGIN = STRIDE // 2
 DELTA = (-STRIDE, 1, STRIDE, -1)
-DIRECTION_NAMES = "NESW"
 
 # The two colourings of each symbol, as white-edge masks.
 SYMBOL_TILES = {"+": (0b0101, 0b1010), "/": (0b1001, 0b0110), "\\": (0b0011, 0b1100)}
@@ -46,11 +45,6 @@ _TILE_SYMBOL = {t: s for s, pair in SYMBOL_TILES.items() for t in pair}
 def tile_symbol(tile):
     """The notation symbol (``+``, ``/`` or ``\\``) of a placed tile."""
     return _TILE_SYMBOL[tile]
-
-
-def tile_tracks(tile):
-    """The edge masks joined by the white and by the red track of ``tile``."""
-    return tile, tile ^ 0xF
 
 
 def key_of(x, y):
