@@ -85,7 +85,7 @@ from amaranth.lib.wiring import In, Out
 from .cell import Cell, Control
 from .tiles import TILE_BITS, Direction, Symbol, first_colouring, opposite
 
-__all__ = ["Op", "Flags", "command_layout", "bounding_box_layout", "TileArray"]
+__all__ = ["Op", "Flags", "command_layout", "bounding_box_layout", "command_states", "TileArray"]
 
 LINE_SPAN = 8
 
@@ -140,6 +140,21 @@ def bounding_box_layout(width, height):
         "max_x": _coord_bits(width), "max_y": _coord_bits(height),
     })
 
+
+
+def command_states(m, port, done, state, fields, then):
+    """Add two states to the FSM being built in ``m``, for a controller of the array: ``state``
+    offers one command on ``port`` (the controller's end of a ``cmd`` stream) with the payload
+    ``fields``, and ``state + "_WAIT"`` waits for the array's ``done``, then calls ``then()`` to
+    choose what comes next."""
+    with m.State(state):
+        m.d.comb += port.valid.eq(1)
+        m.d.comb += [getattr(port.payload, k).eq(v) for k, v in fields.items()]
+        with m.If(port.ready):
+            m.next = state + "_WAIT"
+    with m.State(state + "_WAIT"):
+        with m.If(done):
+            then()
 
 
 class TileArray(wiring.Component):

@@ -37,7 +37,7 @@ from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
 
 from ..host.position import VARIANTS
-from .array import Op, TileArray, command_layout
+from .array import Op, TileArray, command_layout, command_states
 from .protocol import Colour, Protocol
 from .search import MoveSearch, square_layout
 from .tiles import Direction
@@ -179,15 +179,7 @@ class Player(wiring.Component):
             won = won | flags.line_white | flags.line_red
 
         def command(state, fields, then):
-            """Send one array command, then wait for its ``done`` and call ``then``."""
-            with ctl.State(state):
-                ctl.d.comb += own.valid.eq(1)
-                ctl.d.comb += [getattr(own.payload, k).eq(v) for k, v in fields.items()]
-                with ctl.If(own.ready):
-                    ctl.next = state + "_WAIT"
-            with ctl.State(state + "_WAIT"):
-                with ctl.If(array.done):
-                    then()
+            command_states(ctl, own, array.done, state, fields, then)
 
         def goto(state):
             def then():

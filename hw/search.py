@@ -28,7 +28,7 @@ from amaranth.lib.wiring import In, Out
 
 from ..host.position import VARIANTS
 from ..host.search_model import LFSR_SEED, LFSR_TAPS, MAX_THREATS
-from .array import Flags, Op, bounding_box_layout, command_layout
+from .array import Flags, Op, bounding_box_layout, command_layout, command_states
 from .tiles import Symbol
 
 __all__ = ["MoveSearch", "square_layout"]
@@ -101,7 +101,7 @@ class MoveSearch(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         W, H = self.width, self.height
-        flags, bbox, cmd = self.flags, self.bbox, self.cmd.payload
+        flags, bbox = self.flags, self.bbox
 
         lfsr = Signal(16, init=LFSR_SEED)
         lfsr_next = Signal(16)
@@ -184,15 +184,7 @@ class MoveSearch(wiring.Component):
                 next_square(then, past_end)
 
         def issue(state, fields, then):
-            """A state that sends one array command and one that waits for its ``done``."""
-            with m.State(state):
-                m.d.comb += self.cmd.valid.eq(1)
-                m.d.comb += [getattr(cmd, k).eq(v) for k, v in fields.items()]
-                with m.If(self.cmd.ready):
-                    m.next = state + "_WAIT"
-            with m.State(state + "_WAIT"):
-                with m.If(self.array_done):
-                    then()
+            command_states(m, self.cmd, self.array_done, state, fields, then)
 
         def start_pass(safety):
             m.d.sync += [x.eq(cx0), y.eq(cy0), symbol.eq(Symbol.PLUS), safety_pass.eq(safety)]
