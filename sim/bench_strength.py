@@ -6,24 +6,30 @@ games take minutes instead of days of simulation. The model plays the protocol a
 its tie-break seed restarts with every game, and when the game outgrows the array it stops
 answering (the board's overflow), which the referee scores as a late forfeit.
 
-Each bot meets the model N times with each colour; the table gives wins, draws and losses from
-the model's side, the win rate, and the issue's targets (at least 99 % against random, 80 %
+Both sides are deterministic (the model by design, alphabeta nearly so at a fixed depth), so games
+from the empty board repeat themselves and N games would measure one or two lines of play. Each
+game therefore starts from a random opening of a few plies (random legal moves that do not end
+the game, the same for both players), and each opening is played twice, the model taking each
+colour once. Each bot meets the model N times with each colour; the table gives wins, draws and
+losses from the model's side, the win rate, and the issue's targets (at least 99 % against random, 80 %
 against greedy, 50 % against alphabeta at 1 s per move). These are figures to read, not pass
 marks. Run with ``make bench-strength`` (``--quick`` for a run of well under a minute).
 """
 
 import argparse
+import random
 import time
 
 from ..host.bot_session import BotSession
 from ..host.bots import BOTS, make_bot
-from ..host.position import RED, VARIANTS, WHITE
+from ..host.notation import format_move, parse_move
+from ..host.position import RED, VARIANTS, WHITE, Position
 from ..host.referee import play_game
 from ..host.search_model import SearchModel
 from ..host.tournament import Progress
 from ..host.transport import FunctionTransport
 
-__all__ = ["ModelSession", "main"]
+__all__ = ["ModelSession", "Opening", "random_opening", "main"]
 
 TARGETS = {"random": 0.99, "greedy": 0.80, "alphabeta": 0.50}
 NEW_GAME = ("-W", "-B", "-R")
@@ -52,20 +58,57 @@ class _SearchBot:
         return choice.move
 
 
+class Opening:
+    """A bot that plays the moves of ``opening`` (notation) while the game is within them, and is
+    ``bot`` from then on."""
+
+    def __init__(self, bot, opening=()):
+        self.bot, self.opening = bot, list(opening)
+
+    def choose(self, position):
+        ply = len(position.moves)
+        if ply < len(self.opening):
+            return parse_move(position, self.opening[ply])
+        return self.bot.choose(position)
+
+
+def random_opening(plies, seed, variant="standard"):
+    """``plies`` random legal moves (notation) from the empty board, none of which ends the game
+    (fewer if no such move is left)."""
+    rng = random.Random(seed)
+    position, opening = Position(variant), []
+    for _ in range(plies):
+        moves = position.legal_moves()
+        rng.shuffle(moves)
+        for move in moves:
+            position.push(move)
+            ends = position.outcome is not None
+            position.undo()
+            if not ends:
+                opening.append(format_move(position, move))
+                position.play(move)
+                break
+        else:
+            break
+    return opening
+
+
 class ModelSession(BotSession):
-    """The hardware player's side of the protocol, played by ``SearchModel(budget, window)``:
-    a new game restarts its tie-break seed; an overflow leaves the line unanswered."""
+    """The hardware player's side of the protocol, played by ``SearchModel(budget, window)``
+    after the moves of ``opening`` (set per game): a new game restarts its tie-break seed; an
+    overflow leaves the line unanswered. ``search`` counts trials and overflows."""
 
     def __init__(self, budget, window, variant="standard"):
-        super().__init__(_SearchBot(SearchModel(budget, window)), variant, team="FT")
+        self.search = _SearchBot(SearchModel(budget, window))
+        super().__init__(Opening(self.search), variant, team="FT")
 
     def respond(self, line):
         if line in NEW_GAME:
-            self.bot.model.new_game()
+            self.search.model.new_game()
         try:
             return super().respond(line)
         except _Overflow:
-            self.bot.overflows += 1
+            self.search.overflows += 1
             return None
 
 
@@ -105,6 +148,9 @@ def main(argv=None):
                         help=f"the opponents, comma-separated (default {','.join(BOTS)})")
     parser.add_argument("--quick", action="store_true",
                         help="fewer games and a faster alphabeta: a run of well under a minute")
+    parser.add_argument("--opening", type=int, default=4, metavar="K",
+                        help="random plies that open each game, played by both sides, so that "
+                             "games differ (default 4; 0 starts every game from the empty board)")
     parser.add_argument("--variant", choices=VARIANTS, default="standard")
     parser.add_argument("--seed", type=int, default=2015, help="first seed of the bots")
     args = parser.parse_args(argv)
@@ -113,9 +159,9 @@ def main(argv=None):
     window = _default_window() if args.window is None else args.window
     bots = args.bots.split(",")
     unknown = [name for name in bots if name not in BOTS]
-    if unknown or games < 1 or args.budget < 0:
+    if unknown or games < 1 or args.budget < 0 or args.opening < 0:
         parser.error(f"unknown bot {unknown[0]!r}" if unknown else
-                     "--games is at least 1 and --budget at least 0")
+                     "--games is at least 1, --budget and --opening at least 0")
 
     session = ModelSession(args.budget or None, window, args.variant)
     model = FunctionTransport("model", session.respond)
@@ -127,7 +173,10 @@ def main(argv=None):
     for index, (name, colour, number) in enumerate(schedule):
         progress(index, len(schedule), f"model {'white' if colour == WHITE else 'black'} "
                                        f"vs {name}")
-        bot = make_bot(name, args.seed + index, budget=think)
+        # Game ``number`` with either colour opens the same way.
+        opening = random_opening(args.opening, args.seed + number, args.variant)
+        session.bot.opening = opening
+        bot = Opening(make_bot(name, args.seed + index, budget=think), opening)
         opponent = FunctionTransport(name, BotSession(bot, args.variant).respond)
         players = (model, opponent) if colour == WHITE else (opponent, model)
         result = play_game(*players, variant=args.variant, time_limit=NO_LIMIT)
@@ -136,14 +185,14 @@ def main(argv=None):
     progress(len(schedule), len(schedule), "done")
     seconds = time.perf_counter() - start
 
-    trials = session.bot.trials
+    trials = session.search.trials
     print(f"# the hardware search (model): budget {args.budget or 'none'}, array "
           f"{'unbounded' if window is None else '%dx%d' % window}, {args.variant}; "
-          f"alphabeta {think:g} s per move; {games} games per bot and colour, seed {args.seed}; "
-          f"{len(schedule)} games in {seconds:.0f} s")
+          f"alphabeta {think:g} s per move; {games} games per bot and colour, seed {args.seed}, "
+          f"openings of {args.opening} random plies; {len(schedule)} games in {seconds:.0f} s")
     print(f"# trials per move (moves tried on the array): mean "
           f"{sum(trials) / max(len(trials), 1):,.0f}, max {max(trials, default=0):,}; "
-          f"games lost by overflow (no room in the array): {session.bot.overflows}")
+          f"games lost by overflow (no room in the array): {session.search.overflows}")
     print(format_strength(tally, bots))
 
 

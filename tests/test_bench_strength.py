@@ -3,15 +3,18 @@ by the referee and the reference engine."""
 
 from fpgatrax.host.bot_session import BotSession
 from fpgatrax.host.bots import make_bot
-from fpgatrax.host.position import RED, WHITE
+from fpgatrax.host.notation import parse_move
+from fpgatrax.host.position import RED, WHITE, Position
 from fpgatrax.host.referee import play_game
 from fpgatrax.host.transport import FunctionTransport
-from fpgatrax.sim.bench_strength import ModelSession, main
+from fpgatrax.sim.bench_strength import ModelSession, Opening, main, random_opening
 
 
-def _play(session, bot_name, seed, model_colour=WHITE):
+def _play(session, bot_name, seed, model_colour=WHITE, opening=()):
+    session.bot.opening = list(opening)
     model = FunctionTransport("model", session.respond)
-    bot = FunctionTransport(bot_name, BotSession(make_bot(bot_name, seed)).respond)
+    bot = FunctionTransport(bot_name,
+                            BotSession(Opening(make_bot(bot_name, seed), opening)).respond)
     players = (model, bot) if model_colour == WHITE else (bot, model)
     return play_game(*players, time_limit=float("inf"))
 
@@ -21,7 +24,7 @@ def test_model_plays_whole_legal_games_with_either_colour():
     for colour in (WHITE, RED):
         result = _play(session, "random", 3, colour)
         assert result.how in ("loop", "line"), result.reason
-    assert session.bot.overflows == 0
+    assert session.search.overflows == 0
 
 
 def test_new_game_restarts_the_tie_break_as_the_board_does():
@@ -35,7 +38,7 @@ def test_game_outgrowing_the_array_goes_unanswered():
     session = ModelSession(budget=None, window=(1, 1))
     result = _play(session, "random", 5)
     assert (result.how, result.forfeit, result.winner) == ("forfeit", "late", RED)
-    assert session.bot.overflows == 1
+    assert session.search.overflows == 1
 
 
 def test_benchmark_prints_the_table(capsys):
@@ -44,3 +47,29 @@ def test_benchmark_prints_the_table(capsys):
     assert [row.split()[:3] for row in table] == [["random", "white", "1"],
                                                   ["random", "black", "1"],
                                                   ["random", "both", "2"]]
+
+
+def test_random_openings_are_legal_unfinished_and_differ_by_seed():
+    openings = [random_opening(6, seed) for seed in range(20)]
+    for opening in openings:
+        position = Position()
+        for text in opening:
+            position.play(parse_move(position, text))   # raises on an illegal move
+        assert len(opening) == 6 and position.outcome is None
+    assert random_opening(6, 3) == openings[3]
+    assert len({tuple(opening) for opening in openings}) > 10
+
+
+def test_both_players_follow_the_opening_then_think_for_themselves():
+    opening = random_opening(5, 8)
+    session = ModelSession(budget=2, window=(16, 16))
+    for colour in (WHITE, RED):
+        searched = len(session.search.trials)
+        result = _play(session, "greedy", 4, colour, opening)
+        replay = Position()
+        for text in opening:
+            replay.play(parse_move(replay, text))
+        assert result.position.moves[:5] == replay.moves
+        # The model searched for each of its own moves after the opening, and only for those.
+        own = [ply for ply in range(5, len(result.position.moves)) if ply % 2 == colour]
+        assert own and len(session.search.trials) - searched == len(own)
