@@ -17,6 +17,9 @@ marks. Run with ``make bench-strength`` (``--quick`` for a run of well under a m
 """
 
 import argparse
+import contextlib
+import multiprocessing
+import os
 import random
 import time
 
@@ -131,6 +134,22 @@ def _default_window():
     return SIM_PROFILE["width"], SIM_PROFILE["height"]
 
 
+def _play_one(job):
+    """One game of the schedule: (bot, model colour, outcome 0 won / 1 drew / 2 lost, the trials
+    of each of the model's searches, overflows). A process of its own may play it."""
+    (budget, window, variant, plies, seed, think), (name, colour, number, index) = job
+    session = ModelSession(budget, window, variant)
+    # Game ``number`` with either colour opens the same way.
+    session.bot.opening = random_opening(plies, seed + number, variant)
+    model = FunctionTransport("model", session.respond)
+    bot = Opening(make_bot(name, seed + index, budget=think), session.bot.opening)
+    opponent = FunctionTransport(name, BotSession(bot, variant).respond)
+    players = (model, opponent) if colour == WHITE else (opponent, model)
+    result = play_game(*players, variant=variant, time_limit=NO_LIMIT)
+    outcome = 1 if result.winner is None else (0 if result.winner == colour else 2)
+    return name, colour, outcome, session.search.trials, session.search.overflows
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m fpgatrax.sim.bench_strength",
                                      description=__doc__.split("\n\n")[0])
@@ -151,6 +170,10 @@ def main(argv=None):
     parser.add_argument("--opening", type=int, default=4, metavar="K",
                         help="random plies that open each game, played by both sides, so that "
                              "games differ (default 4; 0 starts every game from the empty board)")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, metavar="J",
+                        help="games played at once, one process each (default: one per CPU; "
+                             "more than the free CPUs would slow alphabeta, which thinks by the "
+                             "clock)")
     parser.add_argument("--variant", choices=VARIANTS, default="standard")
     parser.add_argument("--seed", type=int, default=2015, help="first seed of the bots")
     args = parser.parse_args(argv)
@@ -159,40 +182,39 @@ def main(argv=None):
     window = _default_window() if args.window is None else args.window
     bots = args.bots.split(",")
     unknown = [name for name in bots if name not in BOTS]
-    if unknown or games < 1 or args.budget < 0 or args.opening < 0:
+    if unknown or games < 1 or args.jobs < 1 or args.budget < 0 or args.opening < 0:
         parser.error(f"unknown bot {unknown[0]!r}" if unknown else
-                     "--games is at least 1, --budget and --opening at least 0")
+                     "--games and --jobs are at least 1, --budget and --opening at least 0")
 
-    session = ModelSession(args.budget or None, window, args.variant)
-    model = FunctionTransport("model", session.respond)
-    schedule = [(name, colour, number) for name in bots for colour in (WHITE, RED)
-                for number in range(games)]
+    schedule = [(name, colour, number, index) for index, (name, colour, number) in enumerate(
+        (name, colour, number) for name in bots for colour in (WHITE, RED)
+        for number in range(games))]
+    setup = (args.budget or None, window, args.variant, args.opening, args.seed, think)
     tally = {(name, colour): [0, 0, 0] for name in bots for colour in (WHITE, RED)}
+    trials, overflows = [], 0
     progress = Progress()
     start = time.perf_counter()
-    for index, (name, colour, number) in enumerate(schedule):
-        progress(index, len(schedule), f"model {'white' if colour == WHITE else 'black'} "
-                                       f"vs {name}")
-        # Game ``number`` with either colour opens the same way.
-        opening = random_opening(args.opening, args.seed + number, args.variant)
-        session.bot.opening = opening
-        bot = Opening(make_bot(name, args.seed + index, budget=think), opening)
-        opponent = FunctionTransport(name, BotSession(bot, args.variant).respond)
-        players = (model, opponent) if colour == WHITE else (opponent, model)
-        result = play_game(*players, variant=args.variant, time_limit=NO_LIMIT)
-        outcome = 1 if result.winner is None else (0 if result.winner == colour else 2)
-        tally[name, colour][outcome] += 1
-    progress(len(schedule), len(schedule), "done")
+    jobs = min(args.jobs, len(schedule))
+    with (multiprocessing.Pool(jobs) if jobs > 1 else contextlib.nullcontext()) as pool:
+        games_played = (pool.imap_unordered(_play_one, [(setup, game) for game in schedule])
+                        if pool else (_play_one((setup, game)) for game in schedule))
+        progress(0, len(schedule), "")
+        for done, (name, colour, outcome, game_trials, overflow) in enumerate(games_played, 1):
+            tally[name, colour][outcome] += 1
+            trials += game_trials
+            overflows += overflow
+            progress(done, len(schedule), f"model {'white' if colour == WHITE else 'black'} "
+                                          f"vs {name}: {('won', 'drew', 'lost')[outcome]}")
     seconds = time.perf_counter() - start
 
-    trials = session.search.trials
     print(f"# the hardware search (model): budget {args.budget or 'none'}, array "
           f"{'unbounded' if window is None else '%dx%d' % window}, {args.variant}; "
           f"alphabeta {think:g} s per move; {games} games per bot and colour, seed {args.seed}, "
-          f"openings of {args.opening} random plies; {len(schedule)} games in {seconds:.0f} s")
+          f"openings of {args.opening} random plies; {len(schedule)} games in {seconds:.0f} s "
+          f"on {jobs} process{'es' if jobs > 1 else ''}")
     print(f"# trials per move (moves tried on the array): mean "
           f"{sum(trials) / max(len(trials), 1):,.0f}, max {max(trials, default=0):,}; "
-          f"games lost by overflow (no room in the array): {session.search.overflows}")
+          f"games lost by overflow (no room in the array): {overflows}")
     print(format_strength(tally, bots))
 
 

@@ -42,11 +42,19 @@ def test_game_outgrowing_the_array_goes_unanswered():
 
 
 def test_benchmark_prints_the_table(capsys):
-    main(["--games", "1", "--bots", "random", "--budget", "1"])
+    main(["--games", "1", "--bots", "random", "--budget", "1", "--jobs", "1"])
     table = capsys.readouterr().out.splitlines()[-3:]
     assert [row.split()[:3] for row in table] == [["random", "white", "1"],
                                                   ["random", "black", "1"],
                                                   ["random", "both", "2"]]
+
+
+def test_games_in_parallel_give_the_same_results(capsys):
+    def run(jobs):
+        main(["--games", "3", "--bots", "random,greedy", "--budget", "2", "--jobs", jobs])
+        lines = capsys.readouterr().out.splitlines()
+        return lines[1], lines[-6:]          # trials per move, and the table
+    assert run("1") == run("2")
 
 
 def test_random_openings_are_legal_unfinished_and_differ_by_seed():
