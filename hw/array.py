@@ -9,10 +9,10 @@ Coordinates and contents
 ------------------------
 Cells are ``x`` in ``0..width-1`` (west to east) and ``y`` in ``0..height-1`` (north to south).
 A tile is its white-edge mask (:mod:`.tiles`), ``0`` empty. Every tile carries a *level*: 0 for
-the committed position, 1 and 2 for two nested trial levels. The search places its own move at
-level 1, each opponent reply at level 2, discards level 2 after reading the flags, and discards
-level 1 after the last reply; ``COMMIT`` makes every tile committed (after the chosen move, and
-after the opponent's move, each tried at level 1 first).
+the committed position, 1 to ``levels`` (2 unless given) for nested trial levels. The search
+places its own move at level 1, each opponent reply at level 2, and so on one level per ply, and
+discards a level once it has read the flags; ``COMMIT`` makes every tile committed (after the
+chosen move, and after the opponent's move, each tried at level 1 first).
 
 Command port
 ------------
@@ -24,7 +24,7 @@ again, so commands may follow back to back. ``cycles`` is the number of clocks f
 accepting edge to the ``done`` edge (``done`` comes ``cycles`` clocks after the command was
 accepted). After reset the array is empty and idle.
 
-Fields a command does not use are ignored. ``level`` is a trial level (1 or 2), ``symbol`` a
+Fields a command does not use are ignored. ``level`` is a trial level (1 to ``levels``), ``symbol`` a
 :class:`~.tiles.Symbol`, ``tile`` a white-edge mask and ``dir`` a :class:`~.tiles.Direction`.
 
 ========== ====================================================================== ============
@@ -82,7 +82,7 @@ from amaranth.hdl import Array, Cat, Const, Module, Mux, Signal
 from amaranth.lib import data, enum, stream, wiring
 from amaranth.lib.wiring import In, Out
 
-from .cell import Cell, Control
+from .cell import Cell, control_layout
 from .tiles import TILE_BITS, Direction, Symbol, first_colouring, opposite
 
 __all__ = ["Op", "Flags", "command_layout", "bounding_box_layout", "command_states", "TileArray"]
@@ -120,8 +120,8 @@ def _coord_bits(n):
     return max(1, (n - 1).bit_length())
 
 
-def command_layout(width, height):
-    """The payload of the ``cmd`` stream for an array of this size."""
+def command_layout(width, height, levels=2):
+    """The payload of the ``cmd`` stream for an array of this size and number of trial levels."""
     return data.StructLayout({
         "op": Op,
         "x": _coord_bits(width),
@@ -129,7 +129,7 @@ def command_layout(width, height):
         "symbol": Symbol,
         "tile": TILE_BITS,
         "dir": Direction,
-        "level": 2,
+        "level": range(levels + 1),
     })
 
 
@@ -158,16 +158,18 @@ def command_states(m, port, done, state, fields, then):
 
 
 class TileArray(wiring.Component):
-    """A ``width`` × ``height`` array of cells with its command controller (see the module
-    docstring for the command set, timing and outputs)."""
+    """A ``width`` × ``height`` array of cells with ``levels`` trial levels and its command
+    controller (see the module docstring for the command set, timing and outputs)."""
 
-    def __init__(self, width, height):
+    def __init__(self, width, height, levels=2):
         for name, value in (("width", width), ("height", height)):
             if not isinstance(value, int) or value < 3:
                 raise ValueError(f"{name} must be an integer of at least 3, not {value!r}")
-        self.width, self.height = width, height
+        if not isinstance(levels, int) or levels < 1:
+            raise ValueError(f"levels must be an integer of at least 1, not {levels!r}")
+        self.width, self.height, self.levels = width, height, levels
         super().__init__({
-            "cmd": In(stream.Signature(command_layout(width, height))),
+            "cmd": In(stream.Signature(command_layout(width, height, levels))),
             "done": Out(1),
             "cycles": Out(16),
             "flags": Out(Flags),
@@ -180,14 +182,15 @@ class TileArray(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         W, H = self.width, self.height
-        cells = [[Cell((x + y) & 1) for x in range(W)] for y in range(H)]
+        L = self.levels
+        cells = [[Cell((x + y) & 1, L) for x in range(W)] for y in range(H)]
         for y in range(H):
             for x in range(W):
                 m.submodules[f"cell_{x}_{y}"] = cells[y][x]
         flat = [cells[y][x] for y in range(H) for x in range(W)]
 
-        ctl = Signal(Control)
-        ctl_next = Signal(Control)
+        ctl = Signal(control_layout(L))
+        ctl_next = Signal(control_layout(L))
         write, write_next = Signal(), Signal()
         m.d.sync += [ctl.eq(ctl_next), write.eq(write_next)]
 
@@ -297,9 +300,9 @@ class TileArray(wiring.Component):
         closed = or_tree("closed")
 
         # -- the controller -------------------------------------------------------------------
-        cmd = Signal(command_layout(W, H))
+        cmd = Signal(command_layout(W, H, L))
         flags = self.flags
-        level = Signal(2)          # thermometer level of written and forced tiles
+        level = Signal(L)          # thermometer level of written and forced tiles
         colour = Signal()
         parity = Signal()          # of the last placed square
         count = Signal(range(8))
@@ -381,15 +384,16 @@ class TileArray(wiring.Component):
                             m.next = "READ"
                         with m.Case(Op.PLACE, Op.TRY):
                             m.d.sync += [flags.eq(0), trying.eq(p.op == Op.TRY),
-                                         level.eq(Cat(p.level != 0, p.level[1]))]
+                                         level.eq(Cat(p.level > k for k in range(L)))]
                             m.next = "GATHER"
                         with m.Case(Op.RESOLVE):
                             m.next = "RESOLVE"
                         with m.Case(Op.DETECT):
                             m.next = "DETECT"
                         with m.Case(Op.DISCARD):
-                            m.d.comb += [ctl_next.clear.ge1.eq(p.level <= 1),
-                                         ctl_next.clear.ge2.eq(1)]
+                            # Level 0 acts as 1: the committed tiles stay.
+                            m.d.comb += ctl_next.clear.eq(
+                                Cat(p.level <= k + 1 for k in range(L)))
                             settle()
                         with m.Case(Op.COMMIT):
                             start_sweep(0, 0, clear=False)

@@ -19,9 +19,10 @@ turn needs is local to a square once the neighbours' facing edges are known:
   through its east edge with the flag set ends a track joining the outermost left and right
   edges (``line``; the same with rows, ``end_row`` and the south edge). No track is walked
   sequentially: every track advances one square per clock, all at once.
-* **Trial levels.** A tile carries the level it was placed at (committed 0, trial 1 or 2), as a
-  thermometer code, so discarding a trial level is one synchronous clear of every cell whose
-  level is at least that one.
+* **Trial levels.** A tile carries the level it was placed at (committed 0, trial 1 to
+  ``levels``), as a thermometer code, so discarding a trial level is one synchronous clear of
+  every cell whose level is at least that one. Each level costs a cell one flip-flop: the search
+  nests one level per ply it looks ahead.
 
 Everything rare (clearing the board, committing, shifting) is done by the array's controller
 through the single-cell write port instead, which keeps the cell small: the array is most of
@@ -38,23 +39,26 @@ from amaranth.lib.wiring import In, Out
 
 from .tiles import TILE_BITS, opposite
 
-__all__ = ["CellState", "Control", "Neighbour", "Cell"]
+__all__ = ["cell_state_layout", "control_layout", "Neighbour", "Cell"]
 
 
-#: What a cell stores: the tile and its trial level (thermometer code: committed ``00``,
-#: level 1 ``01``, level 2 ``11``).
-CellState = data.StructLayout({"tile": TILE_BITS, "level": 2})
+def cell_state_layout(levels):
+    """What a cell stores: the tile and its trial level, a thermometer code of ``levels`` bits
+    (committed ``0…0``, level 1 ``0…01``, level 2 ``0…011``, …)."""
+    return data.StructLayout({"tile": TILE_BITS, "level": levels})
 
-#: The broadcast that the array's controller drives to every cell, registered once.
-Control = data.StructLayout({
-    "clear": data.StructLayout({"ge1": 1, "ge2": 1}),  # empty the cells of these levels
-    "wdata": TILE_BITS,  # the tile written into the selected cell
-    "level": 2,     # thermometer level of written and forced tiles
-    "force": 2,     # forced play on for the cells of parity 0, 1
-    "resolve": 1,   # forced play in progress (cells report being forced as activity)
-    "init": 1,      # hold the reach flags clear (between detection passes)
-    "colour": 1,    # the track colour the flags follow: 0 white, 1 red
-})
+
+def control_layout(levels):
+    """The broadcast that the array's controller drives to every cell, registered once."""
+    return data.StructLayout({
+        "clear": levels,    # empty the cells whose level bit k is set here (k + 1 and above)
+        "wdata": TILE_BITS,  # the tile written into the selected cell
+        "level": levels,    # thermometer level of written and forced tiles
+        "force": 2,         # forced play on for the cells of parity 0, 1
+        "resolve": 1,       # forced play in progress (cells report being forced as activity)
+        "init": 1,          # hold the reach flags clear (between detection passes)
+        "colour": 1,        # the track colour the flags follow: 0 white, 1 red
+    })
 
 #: What a cell sees of one neighbour: whether it holds a tile, the colour of its edge facing
 #: this cell (1 white, 0 red or empty), and its exported reach flag (its seed when empty).
@@ -62,7 +66,8 @@ Neighbour = data.StructLayout({"occ": 1, "edge": 1, "flag": 1})
 
 
 class Cell(wiring.Component):
-    """One square. ``parity`` is ``(x + y) & 1`` of its position, fixed at elaboration.
+    """One square. ``parity`` is ``(x + y) & 1`` of its position, fixed at elaboration;
+    ``levels`` is the number of trial levels.
 
     Ports
     -----
@@ -79,12 +84,12 @@ class Cell(wiring.Component):
         ends here; a tile whose flag is clear.
     """
 
-    def __init__(self, parity):
+    def __init__(self, parity, levels=2):
         if parity not in (0, 1):
             raise ValueError(f"parity must be 0 or 1, not {parity!r}")
-        self.parity = parity
+        self.parity, self.levels = parity, levels
         super().__init__({
-            "ctl": In(Control),
+            "ctl": In(control_layout(levels)),
             "sel_x": In(1),
             "sel_y": In(1),
             "seed_col": In(1),
@@ -92,7 +97,7 @@ class Cell(wiring.Component):
             "end_col": In(1),
             "end_row": In(1),
             "nb": In(data.ArrayLayout(Neighbour, 4)),
-            "state": Out(CellState),
+            "state": Out(cell_state_layout(levels)),
             "occ": Out(1),
             "flag": Out(1),
             "active": Out(1),
@@ -123,7 +128,7 @@ class Cell(wiring.Component):
         # white wherever no red edge enters.
         forced_tile = Cat(white_in[d] | (~self.nb[d].occ & ~two_white) for d in range(4))
 
-        with m.If((ctl.clear.ge1 & level[0]) | (ctl.clear.ge2 & level[1])):
+        with m.If((ctl.clear & level).any()):
             m.d.sync += self.state.eq(0)
         with m.Elif((self.sel_x & self.sel_y) | (ctl.force[self.parity] & forced)):
             m.d.sync += [tile.eq(Mux(self.sel_x, ctl.wdata, forced_tile)), level.eq(ctl.level)]

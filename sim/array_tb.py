@@ -4,7 +4,8 @@ The engine (``fpgatrax.host.position``) is the judge. Every turn the testbench t
 the array and compares every cell, the bounding box, the border flag and every result flag with
 the engine; it also tries engine-illegal moves (occupied, not adjacent, colours that do not
 match, three edges of one colour) and checks that the array flags them and that discarding the
-trial restores the committed position; it plays opponent replies at the second trial level;
+trial restores the committed position; it plays replies at the deeper trial levels, nested as
+the search nests them (a reply, a reply to that, … up to the array's last level);
 it reloads positions through WRITE, reads cells back, and shifts the board whenever the game
 touches the array's border (and sometimes at random), mirroring the offset. Move choice mixes
 random moves, moves that end the game (for either colour) and moves that stretch the tiles
@@ -13,7 +14,8 @@ towards a line, so that loops and lines of both colours actually occur.
 A mismatch raises with the game record that reproduces it (notation moves, via
 ``format_move``, with the shifts as comments) and the seed. Parameters come from the
 environment of the simulator process (set by ``tests/test_array.py``): ``ARRAY_WIDTH``,
-``ARRAY_HEIGHT``, ``ARRAY_MOVES`` (how many moves to play in all), ``ARRAY_SEED``.
+``ARRAY_HEIGHT``, ``ARRAY_LEVELS``, ``ARRAY_MOVES`` (how many moves to play in all),
+``ARRAY_SEED``.
 """
 
 import collections
@@ -99,9 +101,9 @@ class Mismatch(AssertionError):
 class ArrayDriver:
     """Commands through the ``cmd`` stream; outputs decoded at the ``done`` clock."""
 
-    def __init__(self, dut, width, height):
+    def __init__(self, dut, width, height, levels):
         self.dut, self.width, self.height = dut, width, height
-        self.layout = command_layout(width, height)
+        self.layout = command_layout(width, height, levels)
         self.bbox_layout = bounding_box_layout(width, height)
         self.cycles = collections.defaultdict(list)
 
@@ -410,8 +412,9 @@ class Game:
                 await self.read_back()
         return played
 
-    async def reply(self, after, text):
-        """An opponent reply (legal or not) at level 2 on top of the tried move."""
+    async def reply(self, after, text, level=2):
+        """A reply (legal or not) at ``level`` on top of the tried moves, and often a reply to
+        it one level deeper, up to the array's last level; each level is discarded after."""
         rng = self.rng
         if rng.random() < 0.3:
             key, symbol = self.illegal_attempt(after)
@@ -421,9 +424,12 @@ class Game:
                 return
             key, tile = rng.choice(options)
             symbol = tile_symbol(tile)
-        await self.try_move(key, symbol, 2, after, f"reply to {text}:")
-        await self.discard(2, after, f"reply to {text}")
-        self.tb.stats["replies at level 2"] += 1
+        deeper = await self.try_move(key, symbol, level, after, f"reply to {text}:")
+        self.tb.stats[f"replies at level {level}"] += 1
+        if (deeper is not None and deeper.outcome is None and level < self.tb.levels
+                and rng.random() < 0.6):
+            await self.reply(deeper, text, level + 1)
+        await self.discard(level, after, f"reply to {text}")
 
 
 class Bench:
@@ -431,7 +437,8 @@ class Bench:
         self.dut = dut
         self.width = int(os.environ["ARRAY_WIDTH"])
         self.height = int(os.environ["ARRAY_HEIGHT"])
-        self.driver = ArrayDriver(dut, self.width, self.height)
+        self.levels = int(os.environ["ARRAY_LEVELS"])
+        self.driver = ArrayDriver(dut, self.width, self.height, self.levels)
         self.stats = collections.Counter()
 
 
@@ -456,6 +463,6 @@ async def random_games(dut):
                       f"n {len(values)}")
     for needed in ("loop_white", "loop_red", "line_white", "line_red", "both colours",
                    "win for the opponent", "illegal illegal", "illegal occupied",
-                   "illegal not_adjacent", "illegal mismatch", "replies at level 2", "shifts",
-                   "moves on the border", "reloads"):
+                   "illegal not_adjacent", "illegal mismatch", "shifts", "moves on the border",
+                   "reloads", *(f"replies at level {k}" for k in range(2, tb.levels + 1))):
         assert tb.stats[needed], f"no {needed} in {played} moves: the test covers too little"

@@ -26,9 +26,9 @@ def test_forced_play_matches_the_engine():
             ctx.set(dut.ctl.force, 0)
             await ctx.tick()   # the leaves are registered
             seen.append((faces, ctx.get(dut.state.tile), ctx.get(dut.three)))
-            ctx.set(dut.ctl.clear.ge1, 1)
+            ctx.set(dut.ctl.clear, 0b11)
             await ctx.tick()
-            ctx.set(dut.ctl.clear.ge1, 0)
+            ctx.set(dut.ctl.clear, 0)
 
     sim = Simulator(dut)
     sim.add_clock(1e-6)
