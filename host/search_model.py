@@ -3,46 +3,47 @@
 The search FSM in ``hw/`` and this model implement one algorithm, step for step, so that the
 player's strength can be measured at Python speed and its speed in cycles. The algorithm:
 
-1. **Candidates** are the fitting (square, symbol) pairs in raster order (top row first, left to
-   right) with the symbols in the order ``+ / \\``. On an empty board they are ``@0+`` then
-   ``@0/``. Raster order does not change when the array shifts its contents, so the gateware and
-   the model agree whatever the array offset.
+1. **Candidates** at any point of the search are the fitting (square, symbol) pairs of the
+   position there, in raster order (top row first, left to right), symbols in the order
+   ``+ / \\``. On an empty board they are ``@0+`` then ``@0/``. Raster order does not change when
+   the array shifts its contents, so the gateware and the model agree whatever the array offset.
 2. **Win pass.** Every candidate is tried; the first legal one that wins for the mover is played.
-3. **Safety pass.** Candidates that are legal and do not complete only the opponent's colour are
-   scanned in order. Each one is tried, then every reply to it (the same candidate order, on the
-   trial position): a reply that wins for the opponent marks the candidate *unsafe* and ends its
-   scan early; a reply that would complete only the mover's colour is a *threat* (a square the
-   mover could win on next turn), counted once per square. A safe candidate scores
-   ``threat squares (at most 15) × 256 + an 8-bit pseudo-random tie-break``; the tie-break comes
-   from a 16-bit LFSR stepped once per scored candidate, so play is deterministic but not glued
-   to the top-left corner.
-4. **Budget.** The safety pass stops after ``budget`` safe candidates have been scored (None: no
-   limit); the highest score wins, the earliest on equal scores. If no candidate is safe, the
-   first legal one that does not lose by itself is played, else the first legal one.
-5. **Window.** The array is finite: before each search the player centres the tiles in it
+3. **Negamax.** Otherwise every candidate is searched ``depth`` plies deep (its own ply
+   included) by negamax with alpha-beta pruning, each ply on its own trial level of the array. A
+   move that ends the game is worth ``WIN - ply`` to its mover if it completes the mover's colour
+   (a win sooner is worth more), ``ply - WIN`` if it completes only the opponent's, where ``ply``
+   is 1 for the move searched at the root. An illegal move is skipped; a position with no legal
+   move is worth 0.
+4. **Leaf evaluation**, at ply ``depth + 1``: every candidate of the side to move is tried. If one
+   wins for it, the leaf is worth ``WIN - ply`` to it; otherwise it is worth minus the number of
+   squares (at most ``MAX_THREATS``) on which a move would complete only the opponent's colour:
+   the opponent's threats, which the side to move must parry.
+5. **The choice** is the first root candidate of the highest value (raster order breaks ties).
+6. **Budget.** Every tried move that places a tile is a *trial*. With a budget, the search stops
+   when a trial of the negamax brings the count to the budget (that trial is not looked at);
+   the best of the root candidates searched to the end is played, or, if none was, the first
+   legal candidate.
+7. **Window.** The array is finite: before each search the player centres the tiles in it
    (the leftmost tile column at array column ``(width - columns) // 2``, likewise for rows), and
    squares outside the array are never tried. ``window=(width, height)`` makes the model skip
    the same squares; None models an unbounded array.
 
-The cost of a choice is counted in *trials* (moves tried on the array, each a TRY command),
-exactly as the gateware spends them: the safety pass tries each candidate again rather than
-remembering the win pass's results. ``Choice.trials`` reports it.
+The cost of a choice is counted in trials, exactly as the gateware spends them (each one a TRY
+command that places a tile). ``Choice.trials`` reports it. A draw (in the 8x8 variant, no legal
+move left) is not a result the array reports: the search plays on into it, finds no legal move
+and scores the position 0, which is what a draw is worth.
 """
 
 from dataclasses import dataclass
 
 from .position import FITS, SYMBOL_TILES, key_of, xy_of
 
-__all__ = ["SearchModel", "Choice", "LFSR_SEED", "lfsr_step", "candidates_in_order", "window_of"]
+__all__ = ["SearchModel", "Choice", "candidates_in_order", "window_of", "WIN", "MAX_THREATS",
+           "DEFAULT_DEPTH"]
 
-LFSR_SEED = 0xACE1
-LFSR_TAPS = 0xB400
-MAX_THREATS = 15
-
-
-def lfsr_step(state):
-    """One step of the 16-bit Galois LFSR (taps 16, 14, 13, 11) used for tie-breaks."""
-    return (state >> 1) ^ (LFSR_TAPS if state & 1 else 0)
+WIN = 32               # the value of a win at ply 0; |values| never reach WIN + 1
+MAX_THREATS = 15       # the leaf counts threat squares up to this
+DEFAULT_DEPTH = 3
 
 
 def window_of(position, size):
@@ -76,90 +77,125 @@ def candidates_in_order(position, window=None):
 @dataclass
 class Choice:
     move: tuple          # (key, tile)
-    reason: str          # "win", "best", "no safe move", "only losing moves"
-    score: int           # the chosen candidate's score (threats × 256 + tie-break), or -1
+    reason: str          # "win", "best" or "first legal" (the budget ran out first)
+    value: int           # the chosen move's negamax value (WIN - 1 for a win pass move)
     trials: int          # moves tried (each one a place + resolve + detect on the array)
-    safe_scored: int     # safe candidates scored in the safety pass
+
+
+class _OutOfBudget(Exception):
+    pass
 
 
 class SearchModel:
-    """The search, with its tie-break LFSR as state (reset by ``new_game``, as the gateware's is
-    by ``-W``/``-B``). ``budget`` bounds the safe candidates scored; ``window`` is the array's
-    (width, height), None for an unbounded one."""
+    """The search: ``depth`` plies of negamax (at least 1), ``budget`` trials at most (None: no
+    limit), ``window`` the array's (width, height) or None for an unbounded one. The array needs
+    ``depth + 1`` trial levels."""
 
-    def __init__(self, budget=None, window=None):
+    def __init__(self, budget=None, window=None, depth=DEFAULT_DEPTH):
         if budget is not None and budget < 1:
-            raise ValueError("the budget is at least one safe candidate")
-        self.budget = budget
-        self.window = window
-        self.lfsr = LFSR_SEED
+            raise ValueError("the budget is at least one trial")
+        if depth < 1:
+            raise ValueError("the search is at least one ply deep")
+        self.budget, self.window, self.depth = budget, window, depth
+        self._window = None
+        self.trials = 0
 
     def new_game(self):
-        self.lfsr = LFSR_SEED
+        """Nothing carries over from game to game (as in the gateware, reset by ``-W``/``-B``)."""
 
     def choose(self, position):
         """The move the player makes on ``position`` (whose side is to move), or None when no
         legal move fits in the window (the player's overflow)."""
         mover = position.to_move
-        window = None
+        self._window = None
         if self.window is not None and position.tiles:
-            window = window_of(position, self.window)
-        order = candidates_in_order(position, window)
-        trials = 0
-        first_legal = first_fair = None
+            self._window = window_of(position, self.window)
+        order = candidates_in_order(position, self._window)
+        self.trials = 0
+        first_legal = None
         for move in order:                                  # the win pass
-            trials += 1
+            self.trials += 1
             if not position.push(move):
                 continue
-            outcome = position.outcome
+            won = self._result(position, mover) > 0
             position.undo()
-            if outcome is not None and outcome.winner == mover:
-                return Choice(move, "win", -1, trials, 0)
+            if won:
+                return Choice(move, "win", WIN - 1, self.trials)
             first_legal = first_legal or move
-            if outcome is None:
-                first_fair = first_fair or move
-        best, best_score, scored = None, -1, 0
-        for move in order:                                  # the safety pass
-            if self.budget is not None and scored >= self.budget:
-                break
-            trials += 1
-            if not position.push(move):
-                continue
-            if position.outcome is not None:                # completes only the opponent's colour
+        if first_legal is None:
+            return None
+        best, best_value = None, -WIN - 1
+        try:
+            for move in order:
+                value = self._value(position, move, 1, -WIN - 1, WIN + 1, best_value)
+                if value is not None and value > best_value:
+                    best, best_value = move, value
+        except _OutOfBudget:
+            pass
+        if best is None:
+            return Choice(first_legal, "first legal", -WIN - 1, self.trials)
+        return Choice(best, "best", best_value, self.trials)
+
+    def _trial(self, position, move):
+        """Try ``move``: True if it was legal (and is now played), counting the trial."""
+        legal = position.push(move)
+        self.trials += 1
+        if self.budget is not None and self.trials >= self.budget:
+            if legal:
                 position.undo()
-                continue
-            threats, safe, cost = self._replies(position, mover, window)
-            position.undo()
-            trials += cost
-            if not safe:
-                continue
-            scored += 1
-            self.lfsr = lfsr_step(self.lfsr)
-            score = min(threats, MAX_THREATS) * 256 + (self.lfsr & 0xFF)
-            if score > best_score:
-                best, best_score = move, score
-        if best is not None:
-            return Choice(best, "best", best_score, trials, scored)
-        if first_fair is not None:
-            return Choice(first_fair, "no safe move", -1, trials, scored)
-        if first_legal is not None:
-            return Choice(first_legal, "only losing moves", -1, trials, scored)
-        return None
+            raise _OutOfBudget
+        return legal
 
     @staticmethod
-    def _replies(position, mover, window):
-        """Scan the replies on the trial position: (threat squares, safe, replies tried)."""
-        threat_squares = set()
-        tried = 0
-        for reply in candidates_in_order(position, window):
-            tried += 1
-            if not position.push(reply):
-                continue
-            outcome = position.outcome
+    def _result(position, mover):
+        """+1 if the move just played completed ``mover``'s colour, -1 if only the opponent's,
+        0 otherwise (the game goes on, or is drawn)."""
+        outcome = position.outcome
+        if outcome is None or outcome.winner is None:
+            return 0
+        return 1 if outcome.winner == mover else -1
+
+    def _value(self, position, move, ply, alpha, beta, best):
+        """The value of ``move`` at ``ply`` for its mover, in a node whose window is (alpha,
+        beta) and whose best so far is ``best``; None if the move is illegal."""
+        mover = position.to_move
+        if not self._trial(position, move):
+            return None
+        try:
+            result = self._result(position, mover)
+            if result:
+                return result * (WIN - ply)
+            if ply == self.depth:
+                return -self._leaf(position, ply + 1)
+            # The child's window is (-beta, -max(alpha, best)).
+            return -self._node(position, ply + 1, -beta, -max(alpha, best))
+        finally:
             position.undo()
-            if outcome is None:
+
+    def _node(self, position, ply, alpha, beta):
+        """Negamax at ``ply`` (fail-soft): the best value for the side to move, exact if it lies
+        inside (alpha, beta)."""
+        best = -WIN - 1
+        for move in candidates_in_order(position, self._window):
+            value = self._value(position, move, ply, alpha, beta, best)
+            if value is None or value <= best:
                 continue
-            if outcome.winner != mover:
-                return len(threat_squares), False, tried
-            threat_squares.add(reply[0])
-        return len(threat_squares), True, tried
+            best = value
+            if best >= beta:
+                break
+        return 0 if best == -WIN - 1 else best
+
+    def _leaf(self, position, ply):
+        """The leaf evaluation for the side to move (see the module docstring)."""
+        mover = position.to_move
+        threats, last_square = 0, None
+        for move in candidates_in_order(position, self._window):
+            if not self._trial(position, move):
+                continue
+            result = self._result(position, mover)
+            position.undo()
+            if result > 0:
+                return WIN - ply
+            if result < 0 and move[0] != last_square:
+                threats, last_square = min(threats + 1, MAX_THREATS), move[0]
+        return -threats

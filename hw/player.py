@@ -39,6 +39,7 @@ from amaranth.lib.wiring import In, Out
 from ..host.position import VARIANTS
 from .array import Op, TileArray, command_layout, command_states
 from .protocol import Colour, Protocol
+from ..host.search_model import DEFAULT_DEPTH
 from .search import MoveSearch, square_layout
 from .tiles import Direction
 from .uart import UARTReceiver, UARTTransmitter
@@ -66,8 +67,11 @@ class Player(wiring.Component):
         The clock, in Hz (for the UART's baud divisor).
     baud : int
         The link's rate (19200 for the competition's referees).
+    depth : int
+        The search's plies of negamax (``MoveSearch``); the array gets ``depth + 1`` trial
+        levels.
     budget : int
-        The search's work bound (``MoveSearch``; 0: no limit).
+        The search's trials at most (``MoveSearch``; 0: no limit).
     variant : str
         ``standard``, ``8x8`` or ``loop``.
     team : str
@@ -93,22 +97,22 @@ class Player(wiring.Component):
         the transmitter, for the last answer.
     """
 
-    def __init__(self, *, width, height, clk_freq, baud=19200, budget=0, variant="standard",
-                 team="FT"):
+    def __init__(self, *, width, height, clk_freq, baud=19200, depth=DEFAULT_DEPTH, budget=0,
+                 variant="standard", team="FT"):
         if variant not in VARIANTS:
             raise ValueError(f"variant must be one of {', '.join(VARIANTS)}, not {variant!r}")
         if variant == "8x8" and (width < LINE_SPAN or height < LINE_SPAN):
             raise ValueError("the 8x8 variant needs an array of at least 8×8")
         self.width, self.height = width, height
         self.clk_freq, self.baud = clk_freq, baud
-        self.budget, self.variant, self.team = budget, variant, team
+        self.depth, self.budget, self.variant, self.team = depth, budget, variant, team
         # Submodules are made here so that their parameters are checked at once.
         self._rx = UARTReceiver(clk_freq=clk_freq, baud=baud)
         self._tx = UARTTransmitter(clk_freq=clk_freq, baud=baud)
         self._protocol = Protocol(team=team, col_bits=(width + 1).bit_length(),
                                   row_bits=(height + 1).bit_length())
-        self._array = TileArray(width, height)
-        self._search = MoveSearch(width, height, budget=budget, variant=variant)
+        self._search = MoveSearch(width, height, depth=depth, budget=budget, variant=variant)
+        self._array = TileArray(width, height, self._search.levels)
         super().__init__({
             "rx": In(1, init=1),
             "tx": Out(1, init=1),
@@ -143,7 +147,7 @@ class Player(wiring.Component):
         wiring.connect(m, proto.tx, utx.data)
 
         # The array's command port: the search's while it is busy, the control's otherwise.
-        own = stream.Signature(command_layout(W, H)).create()
+        own = stream.Signature(command_layout(W, H, self._search.levels)).create()
         with m.If(search.busy):
             wiring.connect(m, search.cmd, array.cmd)
         with m.Else():

@@ -3,7 +3,7 @@
 The testbench loads a position through ``load`` (array commands, typically CLEAR and WRITE)
 while the search is idle, pulses ``start``, and reads the search's result from the search's own
 ports, which the harness passes through. ``restart`` resets the search alone (as a new game does
-in the player), so every position starts from the LFSR seed; ``cycles`` counts the search's.
+in the player); ``cycles`` counts the search's.
 """
 
 from amaranth.hdl import Module, ResetInserter
@@ -20,11 +20,11 @@ PASSED = ("start", "colour", "busy", "done", "found", "win", "move", "trials")
 
 
 class SearchHarness(wiring.Component):
-    def __init__(self, width, height, *, budget=0, variant="standard"):
+    def __init__(self, width, height, *, depth, budget=0, variant="standard"):
         self.width, self.height = width, height
-        self._search = MoveSearch(width, height, budget=budget, variant=variant)
+        self._search = MoveSearch(width, height, depth=depth, budget=budget, variant=variant)
         super().__init__({
-            "load": In(stream.Signature(command_layout(width, height))),
+            "load": In(stream.Signature(command_layout(width, height, self._search.levels))),
             "load_done": Out(1),
             "restart": In(1),
             "cycles": Out(32),
@@ -33,7 +33,7 @@ class SearchHarness(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        m.submodules.array = array = TileArray(self.width, self.height)
+        m.submodules.array = array = TileArray(self.width, self.height, self._search.levels)
         m.submodules.search = search = ResetInserter(self.restart)(self._search)
         for name in PASSED:
             outer, inner = getattr(self, name), getattr(self._search, name)

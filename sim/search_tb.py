@@ -1,13 +1,13 @@
 """cocotb testbench of the move search: the gateware chooses what the Python model chooses.
 
-Positions come from real play: games of the search model (with the gateware's budget and array
-size) against the ``random`` and ``greedy`` bots. For each position where the searcher is to
+Positions come from real play: games of the search model (with the gateware's depth, budget and
+array size) against the ``random`` and ``greedy`` bots. For each position where the searcher is to
 move, the testbench loads the tiles into the array, centred as the player centres them, starts
 the search and compares the chosen move, the win flag and the trial count with
 ``SearchModel.choose``; a mismatch raises with the game record that reproduces it.
 
 Parameters come from the simulator's environment (set by ``tests/test_search.py``):
-``SEARCH_WIDTH``, ``SEARCH_HEIGHT``, ``SEARCH_BUDGET`` (0: none), ``SEARCH_VARIANT``,
+``SEARCH_WIDTH``, ``SEARCH_HEIGHT``, ``SEARCH_DEPTH``, ``SEARCH_BUDGET`` (0: none), ``SEARCH_VARIANT``,
 ``SEARCH_POSITIONS``, ``SEARCH_SEED``. The figures (cycles per search, per trial) are printed.
 """
 
@@ -28,9 +28,13 @@ from fpgatrax.hw.search import square_layout
 from fpgatrax.hw.tiles import Symbol
 
 PARAMS = {name: os.environ[f"SEARCH_{name.upper()}"]
-          for name in ("width", "height", "budget", "variant", "positions", "seed")}
-WIDTH, HEIGHT = int(PARAMS["width"]), int(PARAMS["height"])
+          for name in ("width", "height", "depth", "budget", "variant", "positions", "seed")}
+WIDTH, HEIGHT, DEPTH = int(PARAMS["width"]), int(PARAMS["height"]), int(PARAMS["depth"])
 BUDGET = int(PARAMS["budget"]) or None
+
+
+def model():
+    return SearchModel(BUDGET, window=(WIDTH, HEIGHT), depth=DEPTH)
 
 
 def unsigned(handle):
@@ -44,7 +48,7 @@ def positions_from_play(count, seed, variant):
     found = []
     while len(found) < count:
         position = Position(variant)
-        model = SearchModel(BUDGET, window=(WIDTH, HEIGHT))
+        searcher = model()
         bot = make_bot(rng.choice(["random", "greedy"]), seed=rng.randrange(1 << 30))
         me = rng.randrange(2)
         while position.outcome is None and len(found) < count:
@@ -53,7 +57,7 @@ def positions_from_play(count, seed, variant):
                 if columns > WIDTH or rows > HEIGHT:
                     break
                 found.append(position.copy())
-                choice = model.choose(position)
+                choice = searcher.choose(position)
                 if choice is None:
                     break
                 move = choice.move
@@ -69,7 +73,7 @@ def positions_from_play(count, seed, variant):
 class Harness:
     def __init__(self, dut):
         self.dut = dut
-        self.layout = command_layout(WIDTH, HEIGHT)
+        self.layout = command_layout(WIDTH, HEIGHT, DEPTH + 1)
         self.square = square_layout(WIDTH, HEIGHT)
 
     async def reset(self):
@@ -92,7 +96,7 @@ class Harness:
         dut.load__valid.value = 0
         await with_timeout(RisingEdge(dut.load_done), 100_000, "ns")
 
-    async def search(self, position, window):
+    async def search(self, position, window, timeout_ns):
         dut = self.dut
         await FallingEdge(dut.clk)
         dut.restart.value = 1
@@ -107,7 +111,7 @@ class Harness:
         dut.start.value = 1
         await FallingEdge(dut.clk)
         dut.start.value = 0
-        await with_timeout(RisingEdge(dut.done), 10**12, "ns")
+        await with_timeout(RisingEdge(dut.done), timeout_ns, "ns")
         await ReadOnly()
         move = self.square.from_bits(unsigned(dut.move))
         return {"found": bool(unsigned(dut.found)), "win": bool(unsigned(dut.win)),
@@ -126,18 +130,26 @@ async def search_matches_model(dut):
     for index, position in enumerate(positions):
         window = (window_of(position, (WIDTH, HEIGHT)) if position.tiles
                   else (-((WIDTH - 1) // 2), -((HEIGHT - 1) // 2)))
-        choice = SearchModel(BUDGET, window=(WIDTH, HEIGHT)).choose(position)
+        choice = model().choose(position)
         want = {"found": choice is not None}
         if choice is not None:
             x, y = xy_of(choice.move[0])
             want.update(win=choice.reason == "win", trials=choice.trials,
                         move=(x - window[0], y - window[1],
                               "+/\\".index(tile_symbol(choice.move[1]))))
-        got = await harness.search(position, window)
+        # No trial takes 1,000 clocks: a search that does has lost its way.
+        limit = 10 * (1000 * (choice.trials if choice else 1000) + 10_000)
+        try:
+            got = await harness.search(position, window, limit)
+        except cocotb.triggers.SimTimeoutError:
+            raise AssertionError(f"position {index}: no answer within {limit // 10} clocks "
+                                 f"(the model's: {want})\nrecord: "
+                                 f"{' '.join(moves_text(position))}") from None
         if any(got[k] != v for k, v in want.items()):
             record = " ".join(moves_text(position))
             raise AssertionError(
-                f"position {index} ({PARAMS['variant']}, {WIDTH}x{HEIGHT}, budget {BUDGET}): "
+                f"position {index} ({PARAMS['variant']}, {WIDTH}x{HEIGHT}, depth {DEPTH}, "
+                f"budget {BUDGET}): "
                 f"gateware {got}, model {want}\nrecord: {record}")
         cycles.append(got["cycles"])
         per_trial.append(got["cycles"] / max(1, got["trials"]))
