@@ -1,6 +1,7 @@
 """The search model's promises, checked by brute force with the reference engine on positions
 from real play: always legal, a win whenever one exists, never a move that lets the opponent win
-at once when another move does not, and the budget honoured."""
+at once when another move does not, the same choice and value as plain minimax without pruning,
+and the budget honoured."""
 
 import random
 
@@ -8,7 +9,7 @@ import pytest
 
 from fpgatrax.host.bots import make_bot
 from fpgatrax.host.position import Position, tile_symbol
-from fpgatrax.host.search_model import SearchModel, candidates_in_order
+from fpgatrax.host.search_model import MAX_THREATS, WIN, SearchModel, candidates_in_order
 
 
 def wins_for(position, move, colour):
@@ -34,12 +35,12 @@ def positions_from_play(count, seed):
     rng = random.Random(seed)
     found = []
     while len(found) < count:
-        position, search = Position(), SearchModel(budget=rng.choice([None, 2, 8]))
+        position, search = Position(), SearchModel(depth=1)
         bot = make_bot("greedy", seed=rng.randrange(1 << 30))
         me = rng.randrange(2)
         while position.outcome is None and len(found) < count:
             if position.to_move == me:
-                found.append((position.copy(), search.budget))
+                found.append(position.copy())
                 move = search.choose(position).move
             else:
                 move = bot.choose(position)
@@ -49,27 +50,84 @@ def positions_from_play(count, seed):
 
 @pytest.mark.parametrize("seed", range(4))
 def test_search_keeps_its_promises(seed):
-    for position, budget in positions_from_play(25, seed):
-        choice = SearchModel(budget).choose(position)
+    for position in positions_from_play(12, seed):
         legal = position.legal_moves()
-        assert choice.move in legal
         me = position.to_move
-        if any(wins_for(position, m, me) for m in legal):
-            assert wins_for(position, choice.move, me)
+        can_win = any(wins_for(position, m, me) for m in legal)
+        can_hold = any(not opponent_can_win_after(position, m) for m in legal)
+        for depth in (1, 2):
+            choice = SearchModel(depth=depth).choose(position)
+            assert choice.move in legal
+            if can_win:
+                assert wins_for(position, choice.move, me)
+            elif can_hold:
+                assert not opponent_can_win_after(position, choice.move)
+
+
+def minimax(position, ply, depth):
+    """The value of ``position`` for the side to move, by plain negamax over every legal move
+    (no pruning, the engine's own move list), with the model's leaf evaluation at ply
+    ``depth + 1``."""
+    me = position.to_move
+    moves = position.legal_moves()
+    if ply == depth + 1:
+        threat_squares = set()
+        for move in moves:
+            position.play(move)
+            winner = position.outcome.winner if position.outcome else None
+            position.undo()
+            if winner == me:
+                return WIN - ply
+            if winner is not None:
+                threat_squares.add(move[0])
+        return -min(len(threat_squares), MAX_THREATS)
+    values = [move_value(position, move, ply, depth) for move in moves]
+    return max(values) if values else 0
+
+
+def move_value(position, move, ply, depth):
+    me = position.to_move
+    position.play(move)
+    try:
+        if position.outcome is not None and position.outcome.winner is not None:
+            return WIN - ply if position.outcome.winner == me else ply - WIN
+        return -minimax(position, ply + 1, depth)
+    finally:
+        position.undo()
+
+
+@pytest.mark.parametrize("depth,positions", [(1, 24), (2, 10)])
+def test_pruned_search_chooses_as_plain_minimax(depth, positions):
+    for position in positions_from_play(positions, 11 + depth)[2::2]:
+        choice = SearchModel(depth=depth).choose(position)
+        if choice.reason == "win":
             continue
-        if any(not opponent_can_win_after(position, m) for m in legal):
-            assert not opponent_can_win_after(position, choice.move)
-        if budget is not None:
-            assert choice.safe_scored <= budget
+        values = {move: move_value(position, move, 1, depth)
+                  for move in candidates_in_order(position) if move in position.legal_moves()}
+        best = max(values.values())
+        first_best = next(move for move, value in values.items() if value == best)
+        assert (choice.move, choice.value) == (first_best, best)
+
+
+def test_budget_bounds_the_trials():
+    for position in positions_from_play(20, 5)[2::3]:
+        unlimited = SearchModel(depth=2).choose(position)
+        for budget in (1, 50, 400):
+            choice = SearchModel(budget, depth=2).choose(position)
+            win_pass = len(candidates_in_order(position))
+            assert choice.trials <= max(budget, win_pass + 1)
+            assert choice.move in position.legal_moves()
+            if unlimited.trials < budget:
+                assert choice == unlimited
 
 
 def test_candidate_order_is_raster_then_symbol():
-    position, _ = positions_from_play(12, 7)[-1]
+    position = positions_from_play(12, 7)[-1]
     order = candidates_in_order(position)
     assert order == sorted(order, key=lambda m: (m[0], "+/\\".index(tile_symbol(m[1]))))
     assert set(order) == set(position.candidates())
 
 
 def test_same_position_same_choice():
-    position, _ = positions_from_play(15, 3)[-1]
-    assert SearchModel(4).choose(position) == SearchModel(4).choose(position)
+    position = positions_from_play(15, 3)[-1]
+    assert SearchModel(400, depth=2).choose(position) == SearchModel(400, depth=2).choose(position)
