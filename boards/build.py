@@ -1,7 +1,7 @@
 """The board flow: the hardware player on a real board, built with the YoWASP tools from PyPI.
 
 Each board file (``icebreaker.py``, ``hx8k.py``, ...) declares its :class:`Board` s: the
-amaranth-boards platform, the array size, variant and search budget that fit its device, which
+amaranth-boards platform, the array size, variant and search depth that fit its device, which
 LEDs show the player's status, and how it is programmed. Everything else is here, shared:
 
 - :class:`BoardTop` puts the :class:`~fpgatrax.hw.player.Player` on the platform: the UART pins
@@ -16,9 +16,11 @@ LEDs show the player's status, and how it is programmed. Everything else is here
 - :func:`program` loads the bitstream with the board's programmer when it is installed, and
   otherwise says what to install.
 
-Why no PLL: the player's worst-case answer takes milliseconds at the boards' own oscillators (see
-``boards/movetime.py``), so a faster clock would only spend timing margin and add a part to go
-wrong. The oscillator is also the only clock the UART's baud divisor has to be exact for.
+The search's budget (trials per move) follows from the clock: as many trials as fit in
+:data:`MOVE_SECONDS` at :data:`CYCLES_PER_TRIAL`, the most cycles per trial measured, so no
+answer can come late (``boards/movetime.py`` measures both). Why no PLL: a faster clock would
+buy a deeper search at the cost of timing margin and one more part to go wrong; the oscillator
+is also the only clock the UART's baud divisor has to be exact for.
 
 Files go under ``build/boards/NAME/``: ``NAME.bin`` (iCE40) or ``NAME.bit`` (ECP5), the Yosys
 log ``NAME.rpt``, the nextpnr log ``NAME.tim`` and ``figures.json``.
@@ -38,6 +40,7 @@ from amaranth.hdl import Elaboratable, Module
 from amaranth.lib import io
 
 from ..host.position import VARIANTS
+from ..host.search_model import DEFAULT_DEPTH
 from ..hw.player import Player
 from ..hw.report import achieved_fmax, cell_counts, does_not_fit, tool
 
@@ -54,6 +57,17 @@ STATUS = ["thinking", "bad_input", "overflow", "game_over"]
 
 #: The nextpnr seed: fixed, so that a build and its figures are reproducible.
 SEED = 1
+
+#: The most cycles one trial of the search takes on average over a whole search, rounded up,
+#: as measured on the gateware by ``python -m fpgatrax.boards.movetime --measure``.
+CYCLES_PER_TRIAL = 115
+#: The time a board's search may take: half the protocol's second per move.
+MOVE_SECONDS = 0.5
+
+
+def budget_for(clk_freq):
+    """The search budget (trials per move, in whole thousands) for a clock of ``clk_freq`` Hz."""
+    return int(clk_freq * MOVE_SECONDS / CYCLES_PER_TRIAL) // 1000 * 1000
 
 
 class BoardError(Exception):
@@ -89,7 +103,7 @@ class Board:
     height: int
     variant: str
     programmer: Programmer
-    budget: int = 0
+    depth: int = DEFAULT_DEPTH
     leds: tuple = ()
     resources: tuple = ()
 
@@ -116,6 +130,18 @@ class Board:
     def clk_freq(self):
         return int(self.platform().default_clk_frequency)
 
+    @property
+    def budget(self):
+        """Trials per move: what :data:`MOVE_SECONDS` affords at the board's clock."""
+        return budget_for(self.clk_freq)
+
+    @property
+    def worst_move_seconds(self):
+        """An upper bound of the time to answer: the budget plus a whole win pass (at most
+        three symbols on every square), at :data:`CYCLES_PER_TRIAL`."""
+        trials = self.budget + 3 * self.width * self.height
+        return trials * CYCLES_PER_TRIAL / self.clk_freq
+
 
 class BoardTop(Elaboratable):
     """The player on a board: UART pins, status LEDs, the board's clock."""
@@ -123,7 +149,7 @@ class BoardTop(Elaboratable):
     def __init__(self, board):
         self.board = board
         self.player = Player(width=board.width, height=board.height, clk_freq=board.clk_freq,
-                             budget=board.budget, variant=board.variant)
+                             depth=board.depth, budget=board.budget, variant=board.variant)
 
     def elaborate(self, platform):
         m = Module()
@@ -195,7 +221,8 @@ def build(target, log=print):
     luts, ffs = cell_counts(work / f"{name}.stat.json", top=name)
     figures = {
         "board": target.title, "device": target.platform.device, "variant": target.variant,
-        "array": f"{target.width}x{target.height}", "budget": target.budget,
+        "array": f"{target.width}x{target.height}", "depth": target.depth,
+        "budget": target.budget,
         "luts": luts, "ffs": ffs, "clock_mhz": target.clk_freq / 1e6,
         "fmax_mhz": achieved_fmax(work / f"{name}.report.json"),
         "build_s": round(time.monotonic() - started),

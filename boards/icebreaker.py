@@ -14,6 +14,7 @@ from .build import ICEPROG, Board
 BOARDS = [Board(
     name="icebreaker", title="iCEBreaker", platform=ICEBreakerPlatform,
     width=9, height=9, variant="8x8", programmer=ICEPROG,
+    depth=1,          # a deeper search's trial levels and frames do not fit the UP5K
     leds=(("led", 1), ("led", 0), ("led", 2), ("led", 3)),
     resources=tuple(ICEBreakerPlatform.break_off_pmod),
 )]

@@ -1,12 +1,15 @@
-"""Worst-case time per move of each board's player: trials × cycles per trial ÷ clock.
+"""Worst-case time per move of each board's player: trials × cycles per trial ÷ clock, and how
+deep its search gets within its budget.
 
 The search's cost is counted in *trials* (moves tried on the array), and the Python model of the
 search counts exactly the trials the gateware spends (``tests/test_search.py`` checks it), so
-the worst trial count over many real positions comes from the model at Python speed, with the
-board's array size, variant and budget. A trial's cycles (place, forced play, loop and line
-passes) vary with the position, by about two to one: :data:`CYCLES_PER_TRIAL` is the highest
-average cycles per trial of any one search, measured on the gateware in Verilator by
-``--measure`` (minutes), so worst trials × it bounds the worst move from above.
+trial counts over many real positions come from the model at Python speed, with the board's
+array size, variant, depth and budget. A trial's cycles (place, forced play, loop and line
+passes) vary with the position, by about two to one: ``CYCLES_PER_TRIAL`` (in ``build.py``) is
+the highest average cycles per trial of any one search, measured on the gateware in Verilator
+by ``--measure`` (minutes), so worst trials × it bounds the worst move from above. The budget
+is derived from it, so the bound is at most ``MOVE_SECONDS``; the table shows how often each
+depth finished within it.
 
 Positions: every position where the player is to move in games of the search model against the
 ``random`` and ``greedy`` bots (both colours), and in games of random play (which sprawl and so
@@ -18,21 +21,16 @@ have the most candidate squares), as long as the tiles fit the array.
 
 import argparse
 import random
+from collections import Counter
 
 from ..host.bots import make_bot
 from ..host.position import Position
 from ..host.search_model import SearchModel
-from .build import boards
+from .build import CYCLES_PER_TRIAL, boards
 
-__all__ = ["CYCLES_PER_TRIAL", "worst_trials", "worst_move_seconds"]
+__all__ = ["worst_trials", "board_profile"]
 
-#: The highest average cycles per trial of one search, rounded up, measured by ``--measure``:
-#: 36 searches on a 16×16 standard array with no budget gave a median of 56.4 and a highest of
-#: 112.8 (the longest search: 518,368 cycles for 4,772 trials). Line passes along long tracks
-#: make the difference; using the highest with the worst trial count overestimates a little.
-CYCLES_PER_TRIAL = 115
-
-GAMES = 24
+GAMES = 6
 SEED = 7
 
 
@@ -43,7 +41,7 @@ def _positions(variant, width, height, games, seed):
         position = Position(variant)
         opponent = make_bot(["random", "greedy"][game % 2], seed=rng.randrange(1 << 30))
         mover = make_bot("random", seed=rng.randrange(1 << 30))
-        model = SearchModel(None, window=(width, height))
+        model = SearchModel(None, (width, height), depth=1)
         me = (game // 2) % 2
         random_play = game % 3 == 2         # both sides random: sprawling positions
         while position.outcome is None and position.legal_moves():
@@ -63,32 +61,36 @@ def _positions(variant, width, height, games, seed):
             position.play(move)
 
 
-def worst_trials(variant, width, height, budget=0, games=GAMES, seed=SEED):
-    """(worst trial count, positions examined) of the search on a ``width``×``height`` array."""
+def worst_trials(variant, width, height, depth, budget=0, games=GAMES, seed=SEED):
+    """(worst trial count, positions examined, Counter of finished depths) of the search on a
+    ``width``×``height`` array."""
     worst = count = 0
+    depths = Counter()
     for position in _positions(variant, width, height, games, seed):
-        choice = SearchModel(budget or None, window=(width, height)).choose(position)
+        choice = SearchModel(budget or None, (width, height), depth).choose(position)
         if choice is not None:
             worst = max(worst, choice.trials)
+            depths[choice.depth] += 1
         count += 1
-    return worst, count
+    return worst, count, depths
 
 
-def worst_move_seconds(target, games=GAMES, seed=SEED):
-    """(seconds, worst trials, positions) for a board target."""
-    trials, count = worst_trials(target.variant, target.width, target.height, target.budget,
-                                 games, seed)
-    return trials * CYCLES_PER_TRIAL / target.clk_freq, trials, count
+def board_profile(target, games=GAMES, seed=SEED):
+    """(seconds of the worst move found, worst trials, positions, finished depths) for a board
+    target."""
+    trials, count, depths = worst_trials(target.variant, target.width, target.height,
+                                         target.depth, target.budget, games, seed)
+    return trials * CYCLES_PER_TRIAL / target.clk_freq, trials, count, depths
 
 
 def measure(width=16, height=16, positions=40):
     """Run the search on the gateware (Verilator) and print cycles per trial."""
     from ..sim import runner
     from ..sim.search_harness import SearchHarness
-    runner.run(SearchHarness(width, height, budget=0), name="search_harness",
+    runner.run(SearchHarness(width, height, depth=2, budget=0), name="search_harness",
                test_module="fpgatrax.boards.trial_cycles_tb",
                env={"SEARCH_WIDTH": str(width), "SEARCH_HEIGHT": str(height),
-                    "SEARCH_BUDGET": "0", "SEARCH_VARIANT": "standard",
+                    "SEARCH_DEPTH": "2", "SEARCH_BUDGET": "0", "SEARCH_VARIANT": "standard",
                     "SEARCH_POSITIONS": str(positions), "SEARCH_SEED": str(SEED)})
 
 
@@ -102,13 +104,15 @@ def main(argv=None):
     if args.measure:
         measure()
         return
-    print(f"{'board':<12} {'variant':<8} {'array':>6} {'budget':>6} {'positions':>9} "
-          f"{'worst trials':>12} {'clock MHz':>9} {'worst ms':>8}")
+    print(f"{'board':<12} {'variant':<8} {'array':>6} {'depth':>5} {'budget':>7} "
+          f"{'positions':>9} {'worst trials':>12} {'clock MHz':>9} {'worst ms':>8}  "
+          f"finished depth: share of moves")
     for target in boards().values():
-        seconds, trials, count = worst_move_seconds(target, args.games)
+        seconds, trials, count, depths = board_profile(target, args.games)
+        shares = ", ".join(f"{d}: {n / sum(depths.values()):.0%}" for d, n in sorted(depths.items()))
         print(f"{target.name:<12} {target.variant:<8} {target.width}x{target.height:<3} "
-              f"{target.budget or 'none':>6} {count:>9} {trials:>12} "
-              f"{target.clk_freq / 1e6:>9g} {seconds * 1e3:>8.1f}", flush=True)
+              f"{target.depth:>5} {target.budget:>7} {count:>9} {trials:>12} "
+              f"{target.clk_freq / 1e6:>9g} {seconds * 1e3:>8.1f}  {shares}", flush=True)
     print(f"(at {CYCLES_PER_TRIAL} cycles per trial, the worst measured; see --measure)")
 
 

@@ -1,7 +1,6 @@
 """Subcommands for the boards: ``build`` (a bitstream) and ``program`` (load it)."""
 
 from ..boards.build import BoardError, boards, build, figures, program
-from ..boards.movetime import worst_move_seconds
 from .cli import UserError
 
 __all__ = ["register"]
@@ -58,22 +57,20 @@ def run_build(args):
 
 
 def print_table(targets):
-    """The figures of the targets' last builds and their worst-case time per move (from the
-    search model, see ``boards/movetime.py``), as a Markdown table."""
-    print("(worst-case time per move: the search model over positions from play, about a "
-          "minute per board)", flush=True)
+    """The figures of the targets' last builds and their worst-case time per move (the search
+    budget's bound, see ``boards/build.py``), as a Markdown table."""
     rows = []
     for target in targets:
-        seconds, trials, _ = worst_move_seconds(target)
         f = figures(target)
         luts, ffs, fmax, took = ((f["luts"], f["ffs"], f"{f['fmax_mhz']:.1f} MHz",
                                   f"{f['build_s']} s") if f else ("not built", "", "", ""))
         rows.append(f"| {target.title} | {target.platform.device} | {target.variant} | "
-                    f"{target.width}x{target.height} | {luts} | {ffs} | "
-                    f"{target.clk_freq / 1e6:g} MHz | {fmax} | {seconds * 1e3:.0f} ms "
-                    f"({trials} trials) | {took} |")
-    print("| board | device | variant | array | LUT4 | FF | clock | Fmax | worst move | build |")
-    print("|---|---|---|---|---:|---:|---:|---:|---:|---:|")
+                    f"{target.width}x{target.height} | {target.depth} | {target.budget:,} | "
+                    f"{luts} | {ffs} | {target.clk_freq / 1e6:g} MHz | {fmax} | "
+                    f"{target.worst_move_seconds * 1e3:.0f} ms | {took} |")
+    print("| board | device | variant | array | depth | budget | LUT4 | FF | clock | Fmax | "
+          "worst move | build |")
+    print("|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     print("\n".join(rows))
 
 

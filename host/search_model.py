@@ -8,8 +8,9 @@ player's strength can be measured at Python speed and its speed in cycles. The a
    ``+ / \\``. On an empty board they are ``@0+`` then ``@0/``. Raster order does not change when
    the array shifts its contents, so the gateware and the model agree whatever the array offset.
 2. **Win pass.** Every candidate is tried; the first legal one that wins for the mover is played.
-3. **Negamax.** Otherwise every candidate is searched ``depth`` plies deep (its own ply
-   included) by negamax with alpha-beta pruning, each ply on its own trial level of the array. A
+3. **Negamax, deepening.** Otherwise every candidate is searched 1 ply deep (its own ply), then
+   every candidate 2 plies deep, and so on up to ``depth``: each iteration a negamax with
+   alpha-beta pruning, each ply on its own trial level of the array. A
    move that ends the game is worth ``WIN - ply`` to its mover if it completes the mover's colour
    (a win sooner is worth more), ``ply - WIN`` if it completes only the opponent's, where ``ply``
    is 1 for the move searched at the root. An illegal move is skipped; a position with no legal
@@ -17,12 +18,14 @@ player's strength can be measured at Python speed and its speed in cycles. The a
 4. **Leaf evaluation**, at ply ``depth + 1``: every candidate of the side to move is tried. If one
    wins for it, the leaf is worth ``WIN - ply`` to it; otherwise it is worth minus the number of
    squares (at most ``MAX_THREATS``) on which a move would complete only the opponent's colour:
-   the opponent's threats, which the side to move must parry.
-5. **The choice** is the first root candidate of the highest value (raster order breaks ties).
+   the opponent's threats, which the side to move must parry. The scan stops early once the
+   count has brought the value down to the leaf's alpha (the parent's move is then refuted).
+5. **The choice** is the first root candidate of the highest value (raster order breaks ties)
+   in the deepest iteration that finished.
 6. **Budget.** Every tried move that places a tile is a *trial*. With a budget, the search stops
-   when a trial of the negamax brings the count to the budget (that trial is not looked at);
-   the best of the root candidates searched to the end is played, or, if none was, the first
-   legal candidate.
+   when a trial of the negamax brings the count to the budget (that trial is not looked at), and
+   the unfinished iteration is dropped: the choice of the deepest finished one is played, or, if
+   none finished, the first legal candidate. So a budget trades depth for time, move by move.
 7. **Window.** The array is finite: before each search the player centres the tiles in it
    (the leftmost tile column at array column ``(width - columns) // 2``, likewise for rows), and
    squares outside the array are never tried. ``window=(width, height)`` makes the model skip
@@ -80,6 +83,7 @@ class Choice:
     reason: str          # "win", "best" or "first legal" (the budget ran out first)
     value: int           # the chosen move's negamax value (WIN - 1 for a win pass move)
     trials: int          # moves tried (each one a place + resolve + detect on the array)
+    depth: int           # plies of the deepest finished iteration (0: none, or the win pass)
 
 
 class _OutOfBudget(Exception):
@@ -98,6 +102,7 @@ class SearchModel:
             raise ValueError("the search is at least one ply deep")
         self.budget, self.window, self.depth = budget, window, depth
         self._window = None
+        self._depth = depth      # the iteration's depth
         self.trials = 0
 
     def new_game(self):
@@ -120,21 +125,22 @@ class SearchModel:
             won = self._result(position, mover) > 0
             position.undo()
             if won:
-                return Choice(move, "win", WIN - 1, self.trials)
+                return Choice(move, "win", WIN - 1, self.trials, 0)
             first_legal = first_legal or move
         if first_legal is None:
             return None
-        best, best_value = None, -WIN - 1
+        choice = Choice(first_legal, "first legal", -WIN - 1, self.trials, 0)
         try:
-            for move in order:
-                value = self._value(position, move, 1, -WIN - 1, WIN + 1, best_value)
-                if value is not None and value > best_value:
-                    best, best_value = move, value
+            for self._depth in range(1, self.depth + 1):
+                best, best_value = None, -WIN - 1
+                for move in order:
+                    value = self._value(position, move, 1, -WIN - 1, WIN + 1, best_value)
+                    if value is not None and value > best_value:
+                        best, best_value = move, value
+                choice = Choice(best, "best", best_value, self.trials, self._depth)
         except _OutOfBudget:
-            pass
-        if best is None:
-            return Choice(first_legal, "first legal", -WIN - 1, self.trials)
-        return Choice(best, "best", best_value, self.trials)
+            choice.trials = self.trials
+        return choice
 
     def _trial(self, position, move):
         """Try ``move``: True if it was legal (and is now played), counting the trial."""
@@ -165,8 +171,8 @@ class SearchModel:
             result = self._result(position, mover)
             if result:
                 return result * (WIN - ply)
-            if ply == self.depth:
-                return -self._leaf(position, ply + 1)
+            if ply == self._depth:
+                return -self._leaf(position, ply + 1, -beta)
             # The child's window is (-beta, -max(alpha, best)).
             return -self._node(position, ply + 1, -beta, -max(alpha, best))
         finally:
@@ -185,8 +191,9 @@ class SearchModel:
                 break
         return 0 if best == -WIN - 1 else best
 
-    def _leaf(self, position, ply):
-        """The leaf evaluation for the side to move (see the module docstring)."""
+    def _leaf(self, position, ply, alpha):
+        """The leaf evaluation for the side to move (see the module docstring); it stops as soon
+        as it is known to be at most ``alpha`` (fail-soft, as the negamax nodes)."""
         mover = position.to_move
         threats, last_square = 0, None
         for move in candidates_in_order(position, self._window):
@@ -198,4 +205,6 @@ class SearchModel:
                 return WIN - ply
             if result < 0 and move[0] != last_square:
                 threats, last_square = min(threats + 1, MAX_THREATS), move[0]
+                if -threats <= alpha:
+                    break
         return -threats

@@ -50,10 +50,10 @@ LINE_SPAN = 8
 
 # Parameters of the simulated board (sim/): an array roomy enough for bot games (which sprawl
 # more than human ones), a clock of a typical board, a fast link so that the simulation spends
-# its cycles on thinking, and the boards' full search (no budget): a move costs about 0.1 M
-# cycles, a second or less of simulation.
+# its cycles on thinking, and the boards' search with a small budget (a board affords about
+# 100,000 trials a move; 5,000 keep a simulated move to a few seconds of simulation).
 SIM_PROFILE = {"width": 20, "height": 20, "clk_freq": 24_000_000, "baud": 1_500_000,
-               "budget": 0}
+               "depth": DEFAULT_DEPTH, "budget": 5000}
 
 
 class Player(wiring.Component):

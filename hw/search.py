@@ -6,9 +6,10 @@ short:
 
 - a **win pass** tries every candidate (raster order over the tiles' ring, symbols ``+ / \\``)
   at trial level 1 and plays the first that wins for the mover;
-- otherwise a **negamax** search with alpha-beta pruning looks ``depth`` plies ahead, ply *k* on
-  trial level *k* of the array, and evaluates the positions at its horizon by a **leaf scan** on
-  level ``depth + 1``: a win for the side to move there, or minus the opponent's threat squares.
+- otherwise a **negamax** search with alpha-beta pruning looks 1, 2, … ``depth`` plies ahead
+  (iterative deepening), ply *k* on trial level *k* of the array, and evaluates the positions at
+  its horizon by a **leaf scan** one level deeper: a win for the side to move there, or minus
+  the opponent's threat squares. The deepest iteration that finishes within the budget chooses.
 
 The recursion is a stack of *frames*, one per ply: the square and symbol being tried, the ring
 of squares the ply scans, and the ply's alpha, beta and best value. Going one ply deeper pushes
@@ -122,18 +123,21 @@ class MoveSearch(wiring.Component):
 
         mover = Signal()
         ply = Signal(range(D + 2))                  # the ply (and trial level) being scanned
+        horizon = Signal(range(1, D + 1))           # the depth of this iteration
         frame = Signal(_frame_layout(W, H))         # that ply's frame
-        stack = Array(Signal(_frame_layout(W, H), name=f"frame_{k}") for k in range(D + 1))
+        # The frames of plies 1 … D while a deeper ply runs (ply k's at index k - 1).
+        stack = Array(Signal(_frame_layout(W, H), name=f"frame_{k + 1}") for k in range(D))
         move = frame.move
         win_pass = Signal()
         value = Signal(VALUE)                       # the value of the move just searched
         threats = Signal(range(MAX_THREATS + 1))    # the leaf's count
         counted = Signal()                          # this square's threat is counted
-        best_move = Signal(square_layout(W, H))
-        best_valid = Signal()
+        best_move = Signal(square_layout(W, H))      # this iteration's best root move
+        chosen = Signal(square_layout(W, H))         # the last finished iteration's
+        chosen_valid = Signal()
         first_legal = Signal(square_layout(W, H))
         legal_seen = Signal()
-        leaf = ply == D + 1
+        leaf = ply == horizon + 1
 
         # What the last TRY found, from the point of view of the side that moved at ``ply``
         # (the mover at odd plies).
@@ -195,7 +199,7 @@ class MoveSearch(wiring.Component):
         def pop(child):
             """Back to the parent ply with the value ``child`` of its move for the child's
             side; the parent's trial level (and every deeper one) is discarded next."""
-            m.d.sync += [value.eq(-child), ply.eq(ply - 1), frame.eq(stack[ply - 1])]
+            m.d.sync += [value.eq(-child), ply.eq(ply - 1), frame.eq(stack[ply - 2])]
             m.next = "POP"
 
         def issue(state, fields, then):
@@ -206,7 +210,7 @@ class MoveSearch(wiring.Component):
                 m.d.comb += self.busy.eq(0)
                 with m.If(self.start):
                     m.d.sync += [mover.eq(self.colour), self.trials.eq(0), ply.eq(1),
-                                 win_pass.eq(1), best_valid.eq(0), legal_seen.eq(0),
+                                 win_pass.eq(1), chosen_valid.eq(0), legal_seen.eq(0),
                                  self.found.eq(0), self.win.eq(0)]
                     new_frame(-INF, INF)
                     m.next = "SCAN"
@@ -233,10 +237,14 @@ class MoveSearch(wiring.Component):
                     with m.Elif(leaf):
                         with m.If(mine):
                             pop(WIN - ply)
+                        with m.Elif(theirs & ~counted):
+                            more = Mux(threats == MAX_THREATS, MAX_THREATS, threats + 1)
+                            with m.If(-more <= frame.alpha):     # refuted: stop here
+                                pop(-more)
+                            with m.Else():
+                                m.d.sync += [counted.eq(1), threats.eq(more)]
+                                m.next = "DROP_NEXT"
                         with m.Else():
-                            with m.If(theirs & ~counted):
-                                m.d.sync += [counted.eq(1), threats.eq(
-                                    Mux(threats == MAX_THREATS, MAX_THREATS, threats + 1))]
                             m.next = "DROP_NEXT"
                     with m.Elif(mine):
                         m.d.sync += value.eq(WIN - ply)
@@ -245,7 +253,7 @@ class MoveSearch(wiring.Component):
                         m.d.sync += value.eq(ply - WIN)
                         m.next = "DROP_RESULT"
                     with m.Else():                   # one ply deeper
-                        m.d.sync += [stack[ply].eq(frame), ply.eq(ply + 1)]
+                        m.d.sync += [stack[ply - 1].eq(frame), ply.eq(ply + 1)]
                         new_frame(-frame.beta, -Mux(frame.alpha > frame.best,
                                                      frame.alpha, frame.best))
                         m.next = "SCAN"
@@ -268,7 +276,7 @@ class MoveSearch(wiring.Component):
                 with m.If(value > frame.best):
                     m.d.sync += frame.best.eq(value)
                     with m.If(ply == 1):
-                        m.d.sync += [best_move.eq(move), best_valid.eq(1)]
+                        m.d.sync += best_move.eq(move)
                     with m.If(value >= frame.beta):
                         m.next = "END"
                     with m.Else():
@@ -276,25 +284,33 @@ class MoveSearch(wiring.Component):
                 with m.Else():
                     next_symbol()
 
+            def iteration(depth):
+                """Scan the root again, for an iteration ``depth`` plies deep."""
+                m.d.sync += [horizon.eq(depth), frame.best.eq(-INF), move.x.eq(frame.x0),
+                             move.y.eq(frame.y0), move.symbol.eq(Symbol.PLUS)]
+                m.next = "SCAN"
+
             with m.State("END"):
                 with m.If(win_pass):
-                    with m.If(legal_seen):               # on to the negamax, at ply 1
+                    with m.If(legal_seen):               # on to the negamax
                         m.d.sync += win_pass.eq(0)
-                        m.d.sync += [move.x.eq(frame.x0), move.y.eq(frame.y0),
-                                     move.symbol.eq(Symbol.PLUS)]
-                        m.next = "SCAN"
+                        iteration(1)
                     with m.Else():
                         m.next = "CHOOSE"
-                with m.Elif(ply == 1):
-                    m.next = "CHOOSE"
+                with m.Elif(ply == 1):                   # an iteration has finished
+                    m.d.sync += [chosen.eq(best_move), chosen_valid.eq(1)]
+                    with m.If(horizon == D):
+                        m.next = "CHOOSE"
+                    with m.Else():
+                        iteration(horizon + 1)
                 with m.Elif(leaf):
                     pop(-threats)
                 with m.Else():
                     pop(Mux(frame.best == -INF, 0, frame.best))
 
             with m.State("CHOOSE"):
-                m.d.sync += [self.win.eq(0), self.found.eq(best_valid | legal_seen),
-                             self.move.eq(Mux(best_valid, best_move, first_legal))]
+                m.d.sync += [self.win.eq(0), self.found.eq(legal_seen),
+                             self.move.eq(Mux(chosen_valid, chosen, first_legal))]
                 m.next = "FINISH"
 
             with m.State("FINISH"):

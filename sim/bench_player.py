@@ -1,8 +1,9 @@
 """``make bench-player``: cycles per move of the gateware player, and what they mean in time.
 
 Plays benchmark games of the whole Player (through its UART pins, in Verilator) against the
-``random`` and ``greedy`` bots, both colours, with the search budget the boards use (none), and
-prints the median and worst cycles per move and the time they take at board clock rates. The
+``random`` and ``greedy`` bots, both colours, with the simulated board's search (the boards' depth,
+a small budget: a board's budget would take an hour of simulation), and prints the median and
+worst cycles per move and the time they take at board clock rates. The
 count is the player's own ``move_cycles``: from the opponent's move reaching the player to its
 answer reaching the transmitter (the serial line's own time is not included: 3.1 ms for a
 6-byte line at 19200 baud).
@@ -14,6 +15,7 @@ import statistics
 import tempfile
 from pathlib import Path
 
+from ..hw.player import SIM_PROFILE
 from .player_testbench import run_player_testbench
 
 CLOCKS_MHZ = (12, 24, 48)
@@ -22,17 +24,22 @@ CLOCKS_MHZ = (12, 24, 48)
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--size", type=int, default=16, help="array side (default 16)")
-    parser.add_argument("--budget", type=int, default=0,
-                        help="search budget (default 0: none, as on the boards)")
+    parser.add_argument("--depth", type=int, default=SIM_PROFILE["depth"],
+                        help=f"search depth (default {SIM_PROFILE['depth']})")
+    parser.add_argument("--budget", type=int, default=SIM_PROFILE["budget"],
+                        help=f"search budget, trials per move (default {SIM_PROFILE['budget']}, "
+                             f"as the simulated board; 0: none)")
     parser.add_argument("--games", type=int, default=4, help="games (default 4)")
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
-    print(f"Simulating {args.games} games of a {args.size}x{args.size} player, budget "
+    print(f"Simulating {args.games} games of a {args.size}x{args.size} player, depth "
+          f"{args.depth}, budget "
           f"{args.budget or 'none'} (Verilator; the first run builds the model, a few minutes)",
           flush=True)
     with tempfile.TemporaryDirectory() as tmp:
         report = Path(tmp) / "player.json"
-        run_player_testbench(args.size, args.size, args.budget, "standard", games=args.games,
+        run_player_testbench(args.size, args.size, args.depth, args.budget, "standard",
+                             games=args.games,
                              seed=args.seed, testcase="games_against_bots", report=report)
         data = json.loads(report.read_text())
     cycles = data["cycles"]

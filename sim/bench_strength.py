@@ -18,6 +18,7 @@ marks. Run with ``make bench-strength`` (``--quick`` for a run of well under a m
 
 import argparse
 import contextlib
+from collections import Counter
 import multiprocessing
 import os
 import random
@@ -28,7 +29,7 @@ from ..host.bots import BOTS, make_bot
 from ..host.notation import format_move, parse_move
 from ..host.position import RED, VARIANTS, WHITE, Position
 from ..host.referee import play_game
-from ..host.search_model import SearchModel
+from ..host.search_model import DEFAULT_DEPTH, SearchModel
 from ..host.tournament import Progress
 from ..host.transport import FunctionTransport
 
@@ -51,6 +52,7 @@ class _SearchBot:
     def __init__(self, model):
         self.model = model
         self.trials = []
+        self.depths = []         # the deepest finished iteration of each search (0: win pass)
         self.overflows = 0
 
     def choose(self, position):
@@ -58,6 +60,7 @@ class _SearchBot:
         if choice is None:
             raise _Overflow()
         self.trials.append(choice.trials)
+        self.depths.append(choice.depth)
         return choice.move
 
 
@@ -97,12 +100,13 @@ def random_opening(plies, seed, variant="standard"):
 
 
 class ModelSession(BotSession):
-    """The hardware player's side of the protocol, played by ``SearchModel(budget, window)``
+    """The hardware player's side of the protocol, played by ``SearchModel(budget, window,
+    depth)``
     after the moves of ``opening`` (set per game): a new game restarts its tie-break seed; an
     overflow leaves the line unanswered. ``search`` counts trials and overflows."""
 
-    def __init__(self, budget, window, variant="standard"):
-        self.search = _SearchBot(SearchModel(budget, window))
+    def __init__(self, budget, window, variant="standard", depth=DEFAULT_DEPTH):
+        self.search = _SearchBot(SearchModel(budget, window, depth))
         super().__init__(Opening(self.search), variant, team="FT")
 
     def respond(self, line):
@@ -129,6 +133,12 @@ def _window(text):
     return window
 
 
+def _default_budget():
+    from ..boards.build import budget_for
+    from ..hw.player import SIM_PROFILE
+    return budget_for(SIM_PROFILE["clk_freq"])
+
+
 def _default_window():
     from ..hw.player import SIM_PROFILE
     return SIM_PROFILE["width"], SIM_PROFILE["height"]
@@ -136,9 +146,10 @@ def _default_window():
 
 def _play_one(job):
     """One game of the schedule: (bot, model colour, outcome 0 won / 1 drew / 2 lost, the trials
-    of each of the model's searches, overflows). A process of its own may play it."""
-    (budget, window, variant, plies, seed, think), (name, colour, number, index) = job
-    session = ModelSession(budget, window, variant)
+    and finished depth of each of the model's searches, overflows). A process of its own may
+    play it."""
+    (depth, budget, window, variant, plies, seed, think), (name, colour, number, index) = job
+    session = ModelSession(budget, window, variant, depth)
     # Game ``number`` with either colour opens the same way.
     session.bot.opening = random_opening(plies, seed + number, variant)
     model = FunctionTransport("model", session.respond)
@@ -147,7 +158,8 @@ def _play_one(job):
     players = (model, opponent) if colour == WHITE else (opponent, model)
     result = play_game(*players, variant=variant, time_limit=NO_LIMIT)
     outcome = 1 if result.winner is None else (0 if result.winner == colour else 2)
-    return name, colour, outcome, session.search.trials, session.search.overflows
+    return (name, colour, outcome, session.search.trials, session.search.depths,
+            session.search.overflows)
 
 
 def main(argv=None):
@@ -155,9 +167,12 @@ def main(argv=None):
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, metavar="N",
                         help="games per bot and colour (default 10; 4 with --quick)")
-    parser.add_argument("--budget", type=int, default=0, metavar="B",
-                        help="the search's budget: safe candidates scored per move, 0 for no "
-                             "limit, as a board with a second per move affords (default 0)")
+    parser.add_argument("--depth", type=int, default=DEFAULT_DEPTH, metavar="D",
+                        help=f"the search's plies of negamax (default {DEFAULT_DEPTH}, as on "
+                             f"the boards)")
+    parser.add_argument("--budget", type=int, metavar="B",
+                        help="the search's trials per move at most, 0 for no limit (default: "
+                             "what a board at the simulated board's clock affords)")
     parser.add_argument("--window", type=_window, metavar="WxH",
                         help="the tile array's size, or none for an unbounded one (default: the "
                              "simulated board's)")
@@ -182,16 +197,18 @@ def main(argv=None):
     window = _default_window() if args.window is None else args.window
     bots = args.bots.split(",")
     unknown = [name for name in bots if name not in BOTS]
-    if unknown or games < 1 or args.jobs < 1 or args.budget < 0 or args.opening < 0:
+    budget = _default_budget() if args.budget is None else args.budget
+    if unknown or min(games, args.jobs, args.depth) < 1 or min(budget, args.opening) < 0:
         parser.error(f"unknown bot {unknown[0]!r}" if unknown else
-                     "--games and --jobs are at least 1, --budget and --opening at least 0")
+                     "--games, --jobs and --depth are at least 1, --budget and --opening at "
+                     "least 0")
 
     schedule = [(name, colour, number, index) for index, (name, colour, number) in enumerate(
         (name, colour, number) for name in bots for colour in (WHITE, RED)
         for number in range(games))]
-    setup = (args.budget or None, window, args.variant, args.opening, args.seed, think)
+    setup = (args.depth, budget or None, window, args.variant, args.opening, args.seed, think)
     tally = {(name, colour): [0, 0, 0] for name in bots for colour in (WHITE, RED)}
-    trials, overflows = [], 0
+    trials, depths, overflows = [], Counter(), 0
     progress = Progress()
     start = time.perf_counter()
     jobs = min(args.jobs, len(schedule))
@@ -199,15 +216,17 @@ def main(argv=None):
         games_played = (pool.imap_unordered(_play_one, [(setup, game) for game in schedule])
                         if pool else (_play_one((setup, game)) for game in schedule))
         progress(0, len(schedule), "")
-        for done, (name, colour, outcome, game_trials, overflow) in enumerate(games_played, 1):
+        for done, (name, colour, outcome, game_trials, game_depths, overflow) in enumerate(
+                games_played, 1):
             tally[name, colour][outcome] += 1
             trials += game_trials
+            depths.update(game_depths)
             overflows += overflow
             progress(done, len(schedule), f"model {'white' if colour == WHITE else 'black'} "
                                           f"vs {name}: {('won', 'drew', 'lost')[outcome]}")
     seconds = time.perf_counter() - start
 
-    print(f"# the hardware search (model): budget {args.budget or 'none'}, array "
+    print(f"# the hardware search (model): depth {args.depth}, budget {budget or 'none'}, array "
           f"{'unbounded' if window is None else '%dx%d' % window}, {args.variant}; "
           f"alphabeta {think:g} s per move; {games} games per bot and colour, seed {args.seed}, "
           f"openings of {args.opening} random plies; {len(schedule)} games in {seconds:.0f} s "
@@ -215,6 +234,10 @@ def main(argv=None):
     print(f"# trials per move (moves tried on the array): mean "
           f"{sum(trials) / max(len(trials), 1):,.0f}, max {max(trials, default=0):,}; "
           f"games lost by overflow (no room in the array): {overflows}")
+    searched = sum(n for depth, n in depths.items() if depth)
+    print("# deepest finished iteration: " + ", ".join(
+        f"{depth} plies {n / searched:.0%}" for depth, n in sorted(depths.items()) if depth)
+        + f" of {searched} searches (besides {depths[0]} wins in one)")
     print(format_strength(tally, bots))
 
 

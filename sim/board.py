@@ -370,21 +370,21 @@ class SimulatedBoard(SerialTransport):
 
 
 def _parse_overrides(argument):
-    """``sim:budget=4,width=20`` → {"budget": 4, "width": 20}."""
+    """``sim:depth=2,width=20`` → {"depth": 2, "width": 20}."""
     overrides = {}
     for item in filter(None, argument.split(",")):
         name, _, value = item.partition("=")
         try:
             overrides[name.strip()] = int(value)
         except ValueError:
-            raise UserError(f"sim: give parameters as NAME=NUMBER, as in sim:budget=4 "
+            raise UserError(f"sim: give parameters as NAME=NUMBER, as in sim:budget=2000 "
                             f"(got {item!r})") from None
     return overrides
 
 
 def open_board(argument, options):
     """The ``sim`` player spec: build (or reuse) the simulated board and start it. The spec may
-    set Player parameters, as in ``sim:budget=4,width=20``; the variant is the match's."""
+    set Player parameters, as in ``sim:depth=2,budget=2000``; the variant is the match's."""
     parameters = board_parameters(_parse_overrides(argument), options.variant)
     return SimulatedBoard(build_board(parameters))
 
@@ -397,7 +397,7 @@ def main(argv=None):
                     "path, e.g. /dev/pts/5, to open with screen or pyserial. The first run "
                     "builds the simulator (a few minutes); later runs start at once.")
     parser.add_argument("parameters", nargs="?", default="", metavar="NAME=N,...",
-                        help="Player parameters over the simulation profile, e.g. budget=4")
+                        help="Player parameters over the simulation profile, e.g. budget=2000")
     parser.add_argument("--variant", default="standard", help="rules (default standard)")
     args = parser.parse_args(argv)
     try:

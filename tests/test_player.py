@@ -8,11 +8,11 @@ import pytest
 
 from fpgatrax.sim.player_testbench import run_player_testbench
 
-@pytest.mark.parametrize("width,height,budget,variant,games", [
-    pytest.param(11, 11, 2, "standard", 4, id="standard-11x11"),
-    pytest.param(8, 8, 1, "loop", 2, id="loop-8x8"),
+@pytest.mark.parametrize("width,height,depth,budget,variant,games", [
+    pytest.param(11, 11, 2, 300, "standard", 4, id="standard-11x11"),
+    pytest.param(8, 8, 1, 60, "loop", 2, id="loop-8x8"),
 ])
-def test_player_through_uart(width, height, budget, variant, games):
-    run_player_testbench(width, height, budget, variant,
+def test_player_through_uart(width, height, depth, budget, variant, games):
+    run_player_testbench(width, height, depth, budget, variant,
                          games=int(os.environ.get("FPGATRAX_PLAYER_GAMES", games)),
                          seed=int(os.environ.get("FPGATRAX_PLAYER_SEED", 1)))

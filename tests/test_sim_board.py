@@ -20,13 +20,15 @@ from fpgatrax.host.referee import play_game
 from fpgatrax.sim.board import BoardProcess, SimulatedBoard, board_parameters, build_board
 
 VARIANT = "8x8"
+# A smaller search budget than the profile's: these tests are about the board, not its play.
+BUDGET = 1500
 # The serial frame: start bit, 8 data bits, stop bit.
 FRAME_BITS = 10
 
 
 @pytest.fixture(scope="module")
 def program():
-    return build_board(board_parameters(variant=VARIANT))
+    return build_board(board_parameters(variant=VARIANT, overrides={"budget": BUDGET}))
 
 
 def test_team_code_through_the_pty(program):
