@@ -1,8 +1,9 @@
-"""iCEBreaker (iCE40UP5K, 5,280 LUT4): the 8x8 variant on a 9×9 array.
+"""iCEBreaker (iCE40UP5K, 5,280 LUT4): the 8x8 variant on an 8×8 array, searching 2 plies deep.
 
 The standard game needs about a 16×16 array, three times what the UP5K holds, so this board plays
-the 8x8 variant, whose whole game fits a 9×9 array (8 squares of play and the ring its candidate
-moves need on the side the tiles have not reached). The UART is the FTDI's second channel at the
+the 8x8 variant, whose whole game fits an 8×8 array. While the tiles span fewer than 8 columns
+(or rows) the centred array may lack the ring of candidate squares on one side; those moves are
+then not considered, and an opponent's move there is shifted in (the player's LOCATE). The UART is the FTDI's second channel at the
 12 MHz oscillator; the status shows on the main board's LEDs (red: bad input, green: thinking)
 and on the snap-off PMOD's centre red (overflow) and first green (game over).
 """
@@ -13,8 +14,9 @@ from .build import ICEPROG, Board
 
 BOARDS = [Board(
     name="icebreaker", title="iCEBreaker", platform=ICEBreakerPlatform,
-    width=9, height=9, variant="8x8", programmer=ICEPROG,
-    depth=1,          # a deeper search's trial levels and frames do not fit the UP5K
+    # An 8×8 array holds every 8x8 game; the cells a 9×9 one would add are worth more as search
+    # depth (with 9×9, even depth 1 overfills the UP5K by 1 %).
+    width=8, height=8, variant="8x8", programmer=ICEPROG, depth=2,
     leds=(("led", 1), ("led", 0), ("led", 2), ("led", 3)),
     resources=tuple(ICEBreakerPlatform.break_off_pmod),
 )]

@@ -11,10 +11,12 @@ short:
   its horizon by a **leaf scan** one level deeper: a win for the side to move there, or minus
   the opponent's threat squares. The deepest iteration that finishes within the budget chooses.
 
-The recursion is a stack of *frames*, one per ply: the square and symbol being tried, the ring
-of squares the ply scans, and the ply's alpha, beta and best value. Going one ply deeper pushes
-the frame; coming back pops it and discards the trial level of the move just valued, which
-removes every deeper level with it. Values are small signed numbers (a win at ply *k* is worth
+The recursion is a stack of *frames*, one per ply: the square and symbol being tried, and the
+ply's alpha, beta and best value. Going one ply deeper pushes the frame; coming back pops it and
+discards the trial level of the move just valued, which removes every deeper level with it. The
+ring of squares a ply scans needs no storage: whenever the scan moves on, the array holds just
+the ply's position (the move tried last placed nothing, or has been discarded), so the ring
+follows from the array's bounding box. Values are small signed numbers (a win at ply *k* is worth
 ``WIN - k``), so the whole search state is a few hundred flip-flops.
 
 Every candidate is one TRY command of the array (place, forced play, loop and line detection),
@@ -52,7 +54,6 @@ def _frame_layout(width, height):
     """What one ply of the search keeps while a deeper ply runs."""
     return data.StructLayout({
         "move": square_layout(width, height),
-        "x0": range(width), "x1": range(width), "y0": range(height), "y1": range(height),
         "alpha": VALUE, "beta": VALUE, "best": VALUE,
     })
 
@@ -164,26 +165,28 @@ class MoveSearch(wiring.Component):
         def clamp_high(v, n):
             return Mux(v == n - 1, n - 1, v + 1)
 
+        # The ring the current ply scans: the bounding box one square wider on every side
+        # within the array (an empty board: the centre square). Valid whenever the array holds
+        # the ply's own position, which is whenever the scan moves on.
+        x0 = Mux(bbox.empty, (W - 1) // 2, clamp_low(bbox.min_x))
+        x1 = Mux(bbox.empty, (W - 1) // 2, clamp_high(bbox.max_x, W))
+        y0 = Mux(bbox.empty, (H - 1) // 2, clamp_low(bbox.min_y))
+        y1 = Mux(bbox.empty, (H - 1) // 2, clamp_high(bbox.max_y, H))
+
         def new_frame(alpha, beta):
-            """Start scanning a ply: its ring is the array's bounding box one square wider on
-            every side within the array (an empty board: the centre square)."""
-            x0 = Mux(bbox.empty, (W - 1) // 2, clamp_low(bbox.min_x))
-            x1 = Mux(bbox.empty, (W - 1) // 2, clamp_high(bbox.max_x, W))
-            y0 = Mux(bbox.empty, (H - 1) // 2, clamp_low(bbox.min_y))
-            y1 = Mux(bbox.empty, (H - 1) // 2, clamp_high(bbox.max_y, H))
-            m.d.sync += [frame.x0.eq(x0), frame.x1.eq(x1), frame.y0.eq(y0), frame.y1.eq(y1),
-                         move.x.eq(x0), move.y.eq(y0), move.symbol.eq(Symbol.PLUS),
+            """Start scanning a ply (on the clock its position is complete in the array)."""
+            m.d.sync += [move.x.eq(x0), move.y.eq(y0), move.symbol.eq(Symbol.PLUS),
                          frame.alpha.eq(alpha), frame.beta.eq(beta), frame.best.eq(-INF),
                          threats.eq(0), counted.eq(0)]
 
         def next_square():
             """On to the next square of the ring (symbol ``+``), or the ply's end."""
             m.d.sync += [move.symbol.eq(Symbol.PLUS), counted.eq(0)]
-            with m.If(move.x != frame.x1):
+            with m.If(move.x != x1):
                 m.d.sync += move.x.eq(move.x + 1)
                 m.next = "SCAN"
-            with m.Elif(move.y != frame.y1):
-                m.d.sync += [move.x.eq(frame.x0), move.y.eq(move.y + 1)]
+            with m.Elif(move.y != y1):
+                m.d.sync += [move.x.eq(x0), move.y.eq(move.y + 1)]
                 m.next = "SCAN"
             with m.Else():
                 m.next = "END"
@@ -286,8 +289,8 @@ class MoveSearch(wiring.Component):
 
             def iteration(depth):
                 """Scan the root again, for an iteration ``depth`` plies deep."""
-                m.d.sync += [horizon.eq(depth), frame.best.eq(-INF), move.x.eq(frame.x0),
-                             move.y.eq(frame.y0), move.symbol.eq(Symbol.PLUS)]
+                m.d.sync += [horizon.eq(depth), frame.best.eq(-INF), move.x.eq(x0),
+                             move.y.eq(y0), move.symbol.eq(Symbol.PLUS)]
                 m.next = "SCAN"
 
             with m.State("END"):
