@@ -1,4 +1,4 @@
-"""iCEBreaker (iCE40UP5K, 5,280 LUT4): the 8x8 variant on an 8×8 array, searching 2 plies deep.
+"""iCEBreaker (iCE40UP5K, 5,280 LUT4): the 8x8 variant on an 8×8 array.
 
 The standard game needs about a 16×16 array, three times what the UP5K holds, so this board plays
 the 8x8 variant, whose whole game fits an 8×8 array. While the tiles span fewer than 8 columns
@@ -15,8 +15,8 @@ from .build import ICEPROG, Board
 BOARDS = [Board(
     name="icebreaker", title="iCEBreaker", platform=ICEBreakerPlatform,
     # An 8×8 array holds every 8x8 game; the cells a 9×9 one would add are worth more as search
-    # depth (with 9×9, even depth 1 overfills the UP5K by 1 %).
-    width=8, height=8, variant="8x8", programmer=ICEPROG, depth=2,
+    # depth (with 9×9, even a 1-ply search overfills the UP5K by 1 %).
+    width=8, height=8, variant="8x8", programmer=ICEPROG,
     leds=(("led", 1), ("led", 0), ("led", 2), ("led", 3)),
     resources=tuple(ICEBreakerPlatform.break_off_pmod),
 )]

@@ -80,7 +80,8 @@ def candidates_in_order(position, window=None):
 @dataclass
 class Choice:
     move: tuple          # (key, tile)
-    reason: str          # "win", "best" or "first legal" (the budget ran out first)
+    reason: str          # "win", "best", "unfinished" (the budget ran out in an iteration that
+                         # had valued a move) or "first legal" (it ran out before any)
     value: int           # the chosen move's negamax value (WIN - 1 for a win pass move)
     trials: int          # moves tried (each one a place + resolve + detect on the array)
     depth: int           # plies of the deepest finished iteration (0: none, or the win pass)
@@ -130,15 +131,23 @@ class SearchModel:
         if first_legal is None:
             return None
         choice = Choice(first_legal, "first legal", -WIN - 1, self.trials, 0)
+        best = None
         try:
             for self._depth in range(1, self.depth + 1):
                 best, best_value = None, -WIN - 1
-                for move in order:
+                pv = choice.move if choice.depth else None
+                for move in ([pv] if pv else []) + order:
+                    if move == pv and best is not None:      # searched first already
+                        self._trial(position, move)
+                        position.undo()
+                        continue
                     value = self._value(position, move, 1, -WIN - 1, WIN + 1, best_value)
                     if value is not None and value > best_value:
                         best, best_value = move, value
                 choice = Choice(best, "best", best_value, self.trials, self._depth)
         except _OutOfBudget:
+            if best is not None:
+                choice = Choice(best, "unfinished", best_value, self.trials, choice.depth)
             choice.trials = self.trials
         return choice
 

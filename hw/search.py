@@ -9,7 +9,8 @@ short:
 - otherwise a **negamax** search with alpha-beta pruning looks 1, 2, … ``depth`` plies ahead
   (iterative deepening), ply *k* on trial level *k* of the array, and evaluates the positions at
   its horizon by a **leaf scan** one level deeper: a win for the side to move there, or minus
-  the opponent's threat squares. The deepest iteration that finishes within the budget chooses.
+  the opponent's threat squares. Each iteration searches the last one's choice first; when the
+  budget runs out, the unfinished iteration's best move so far is played, if it has one.
 
 The recursion is a stack of *frames*, one per ply: the square and symbol being tried, and the
 ply's alpha, beta and best value. Going one ply deeper pushes the frame; coming back pops it and
@@ -134,8 +135,10 @@ class MoveSearch(wiring.Component):
         threats = Signal(range(MAX_THREATS + 1))    # the leaf's count
         counted = Signal()                          # this square's threat is counted
         best_move = Signal(square_layout(W, H))      # this iteration's best root move
+        best_valid = Signal()
         chosen = Signal(square_layout(W, H))         # the last finished iteration's
         chosen_valid = Signal()
+        pv_phase = Signal()                          # searching ``chosen`` first
         first_legal = Signal(square_layout(W, H))
         legal_seen = Signal()
         leaf = ply == horizon + 1
@@ -155,6 +158,8 @@ class MoveSearch(wiring.Component):
                        ((bbox.max_y - bbox.min_y) >= LINE_SPAN)
         legal = ~flags.illegal & ~too_wide
         out_of_budget = (self.trials >= self.budget - 1) if self.budget else Const(0, 1)
+        # The previous iteration's choice, met again in raster order: searched already.
+        repeat = (ply == 1) & (horizon != 1) & ~pv_phase & (move.as_value() == chosen.as_value())
 
         m.d.comb += self.busy.eq(1)
         m.d.sync += self.done.eq(0)
@@ -213,7 +218,8 @@ class MoveSearch(wiring.Component):
                 m.d.comb += self.busy.eq(0)
                 with m.If(self.start):
                     m.d.sync += [mover.eq(self.colour), self.trials.eq(0), ply.eq(1),
-                                 win_pass.eq(1), chosen_valid.eq(0), legal_seen.eq(0),
+                                 win_pass.eq(1), best_valid.eq(0), chosen_valid.eq(0),
+                                 legal_seen.eq(0),
                                  self.found.eq(0), self.win.eq(0)]
                     new_frame(-INF, INF)
                     m.next = "SCAN"
@@ -235,7 +241,7 @@ class MoveSearch(wiring.Component):
                             m.next = "DROP_NEXT"
                     with m.Elif(out_of_budget):
                         m.next = "ABORT"
-                    with m.Elif(~legal):
+                    with m.Elif(~legal | repeat):
                         m.next = "DROP_NEXT"
                     with m.Elif(leaf):
                         with m.If(mine):
@@ -275,29 +281,43 @@ class MoveSearch(wiring.Component):
             issue("DROP_WIN", {"op": Op.DISCARD, "level": 1}, go("FINISH"))
             issue("ABORT", {"op": Op.DISCARD, "level": 1}, go("CHOOSE"))
 
+            def advance():
+                """On from a valued move: after the principal variation, to the raster's start."""
+                with m.If((ply == 1) & pv_phase):
+                    m.d.sync += [pv_phase.eq(0), move.x.eq(x0), move.y.eq(y0),
+                                 move.symbol.eq(Symbol.PLUS)]
+                    m.next = "SCAN"
+                with m.Else():
+                    next_symbol()
+
             with m.State("RESULT"):
                 with m.If(value > frame.best):
                     m.d.sync += frame.best.eq(value)
                     with m.If(ply == 1):
-                        m.d.sync += best_move.eq(move)
+                        m.d.sync += [best_move.eq(move), best_valid.eq(1)]
                     with m.If(value >= frame.beta):
                         m.next = "END"
                     with m.Else():
-                        next_symbol()
+                        advance()
                 with m.Else():
-                    next_symbol()
+                    advance()
 
-            def iteration(depth):
-                """Scan the root again, for an iteration ``depth`` plies deep."""
-                m.d.sync += [horizon.eq(depth), frame.best.eq(-INF), move.x.eq(x0),
-                             move.y.eq(y0), move.symbol.eq(Symbol.PLUS)]
+            def iteration(depth, first):
+                """Scan the root again, for an iteration ``depth`` plies deep; every iteration
+                but the first starts with the last one's choice."""
+                m.d.sync += [horizon.eq(depth), frame.best.eq(-INF), best_valid.eq(0),
+                             pv_phase.eq(not first)]
+                if first:
+                    m.d.sync += [move.x.eq(x0), move.y.eq(y0), move.symbol.eq(Symbol.PLUS)]
+                else:
+                    m.d.sync += move.eq(best_move)
                 m.next = "SCAN"
 
             with m.State("END"):
                 with m.If(win_pass):
                     with m.If(legal_seen):               # on to the negamax
                         m.d.sync += win_pass.eq(0)
-                        iteration(1)
+                        iteration(1, first=True)
                     with m.Else():
                         m.next = "CHOOSE"
                 with m.Elif(ply == 1):                   # an iteration has finished
@@ -305,7 +325,7 @@ class MoveSearch(wiring.Component):
                     with m.If(horizon == D):
                         m.next = "CHOOSE"
                     with m.Else():
-                        iteration(horizon + 1)
+                        iteration(horizon + 1, first=False)
                 with m.Elif(leaf):
                     pop(-threats)
                 with m.Else():
@@ -313,7 +333,8 @@ class MoveSearch(wiring.Component):
 
             with m.State("CHOOSE"):
                 m.d.sync += [self.win.eq(0), self.found.eq(legal_seen),
-                             self.move.eq(Mux(chosen_valid, chosen, first_legal))]
+                             self.move.eq(Mux(best_valid, best_move,
+                                              Mux(chosen_valid, chosen, first_legal)))]
                 m.next = "FINISH"
 
             with m.State("FINISH"):

@@ -102,11 +102,16 @@ def test_pruned_search_chooses_as_plain_minimax(depth, positions):
         choice = SearchModel(depth=depth).choose(position)
         if choice.reason == "win":
             continue
-        values = {move: move_value(position, move, 1, depth)
-                  for move in candidates_in_order(position) if move in position.legal_moves()}
-        best = max(values.values())
-        first_best = next(move for move, value in values.items() if value == best)
-        assert (choice.move, choice.value) == (first_best, best)
+        legal = position.legal_moves()
+        order = [move for move in candidates_in_order(position) if move in legal]
+        chosen = None
+        for iteration in range(1, depth + 1):
+            # The previous choice first, then raster order: the first of the highest value.
+            values = {move: move_value(position, move, 1, iteration)
+                      for move in ([chosen] if chosen else []) + order}
+            best = max(values.values())
+            chosen = next(move for move, value in values.items() if value == best)
+        assert (choice.move, choice.value) == (chosen, best)
 
 
 def test_budget_bounds_the_trials():

@@ -85,7 +85,7 @@ def test_whole_game_against_greedy(program, board_colour):
 
 def test_time_limit_is_judged_in_simulated_time(program):
     # A limit well above the first answer's simulated time but below its wall time is kept...
-    limit = 0.0005                      # 12,000 cycles at 24 MHz
+    limit = 0.01                        # 240,000 cycles at 24 MHz: seconds of simulation
     result, moves, stats = _game(program, WHITE, time_limit=limit, max_moves=1)
     if stats.wall <= limit:
         pytest.skip("the simulation answered within the limit in wall time too")
