@@ -57,7 +57,8 @@ match: $(STAMP)
 	$(VENV)/bin/fpgatrax match --white sim --black greedy
 
 # Strength of the hardware search (its Python model) against each bot, both colours, with the
-# issue's targets (about four minutes; `make bench-strength ARGS=--quick` under one).
+# issue's targets (about half an hour on two cores; `make bench-strength ARGS=--quick` about a
+# minute).
 bench-strength: $(STAMP)
 	$(PY) -m fpgatrax.sim.bench_strength $(ARGS)
 

@@ -106,9 +106,6 @@ class SearchModel:
         self._depth = depth      # the iteration's depth
         self.trials = 0
 
-    def new_game(self):
-        """Nothing carries over from game to game (as in the gateware, reset by ``-W``/``-B``)."""
-
     def choose(self, position):
         """The move the player makes on ``position`` (whose side is to move), or None when no
         legal move fits in the window (the player's overflow)."""

@@ -28,8 +28,8 @@ coordinates and array cells. Its turn, after the opponent's move (or ``-W``):
 
 A square that lies outside the array (the game has outgrown it) or a search that finds no legal
 move inside it raises ``overflow``: the player stops answering rather than answer nonsense,
-until the next ``-W``/``-B``. A new game may arrive at any moment: the search is reset (which
-restores its tie-break seed), the array finishes any command it is in and is cleared.
+until the next ``-W``/``-B``. A new game may arrive at any moment: the search is reset, the
+array finishes any command it is in and is cleared.
 """
 
 from amaranth.hdl import Const, Module, Mux, ResetInserter, Signal

@@ -3,8 +3,8 @@
 The search is played through its Python model (``host/search_model.py``), which picks the same
 move as the gateware for the same position (the player's tests hold them equal), so hundreds of
 games take minutes instead of days of simulation. The model plays the protocol as the board does:
-its tie-break seed restarts with every game, and when the game outgrows the array it stops
-answering (the board's overflow), which the referee scores as a late forfeit.
+each search starts afresh, and when the game outgrows the array it stops answering (the board's
+overflow), which the referee scores as a late forfeit.
 
 Both sides are deterministic (the model by design, alphabeta nearly so at a fixed depth), so games
 from the empty board repeat themselves and N games would measure one or two lines of play. Each
@@ -13,7 +13,7 @@ the game, the same for both players), and each opening is played twice, the mode
 colour once. Each bot meets the model N times with each colour; the table gives wins, draws and
 losses from the model's side, the win rate, and the issue's targets (at least 99 % against random, 80 %
 against greedy, 50 % against alphabeta at 1 s per move). These are figures to read, not pass
-marks. Run with ``make bench-strength`` (``--quick`` for a run of well under a minute).
+marks. Run with ``make bench-strength`` (``--quick`` for a run of about a minute).
 """
 
 import argparse
@@ -36,7 +36,6 @@ from ..host.transport import FunctionTransport
 __all__ = ["ModelSession", "Opening", "random_opening", "main"]
 
 TARGETS = {"random": 0.99, "greedy": 0.80, "alphabeta": 0.50}
-NEW_GAME = ("-W", "-B", "-R")
 # The model is judged on its moves, not on Python's speed: no time limit for either side
 # (alphabeta keeps to its own thinking time).
 NO_LIMIT = float("inf")
@@ -101,17 +100,14 @@ def random_opening(plies, seed, variant="standard"):
 
 class ModelSession(BotSession):
     """The hardware player's side of the protocol, played by ``SearchModel(budget, window,
-    depth)``
-    after the moves of ``opening`` (set per game): a new game restarts its tie-break seed; an
-    overflow leaves the line unanswered. ``search`` counts trials and overflows."""
+    depth)`` after the moves of ``opening`` (set per game); an overflow leaves the line
+    unanswered. ``search`` counts trials and overflows."""
 
     def __init__(self, budget, window, variant="standard", depth=DEFAULT_DEPTH):
         self.search = _SearchBot(SearchModel(budget, window, depth))
         super().__init__(Opening(self.search), variant, team="FT")
 
     def respond(self, line):
-        if line in NEW_GAME:
-            self.search.model.new_game()
         try:
             return super().respond(line)
         except _Overflow:
@@ -133,10 +129,10 @@ def _window(text):
     return window
 
 
-def _default_budget():
+def _default_budget(quick):
     from ..boards.build import budget_for
     from ..hw.player import SIM_PROFILE
-    return budget_for(SIM_PROFILE["clk_freq"])
+    return SIM_PROFILE["budget"] if quick else budget_for(SIM_PROFILE["clk_freq"])
 
 
 def _default_window():
@@ -172,7 +168,8 @@ def main(argv=None):
                              f"the boards)")
     parser.add_argument("--budget", type=int, metavar="B",
                         help="the search's trials per move at most, 0 for no limit (default: "
-                             "what a board at the simulated board's clock affords)")
+                             "what a board at the simulated board's clock affords; the simulated "
+                             "board's own with --quick)")
     parser.add_argument("--window", type=_window, metavar="WxH",
                         help="the tile array's size, or none for an unbounded one (default: the "
                              "simulated board's)")
@@ -181,7 +178,8 @@ def main(argv=None):
     parser.add_argument("--bots", default=",".join(BOTS),
                         help=f"the opponents, comma-separated (default {','.join(BOTS)})")
     parser.add_argument("--quick", action="store_true",
-                        help="fewer games and a faster alphabeta: a run of well under a minute")
+                        help="fewer games, a smaller budget and a faster alphabeta: a run of "
+                             "about a minute")
     parser.add_argument("--opening", type=int, default=4, metavar="K",
                         help="random plies that open each game, played by both sides, so that "
                              "games differ (default 4; 0 starts every game from the empty board)")
@@ -197,7 +195,7 @@ def main(argv=None):
     window = _default_window() if args.window is None else args.window
     bots = args.bots.split(",")
     unknown = [name for name in bots if name not in BOTS]
-    budget = _default_budget() if args.budget is None else args.budget
+    budget = _default_budget(args.quick) if args.budget is None else args.budget
     if unknown or min(games, args.jobs, args.depth) < 1 or min(budget, args.opening) < 0:
         parser.error(f"unknown bot {unknown[0]!r}" if unknown else
                      "--games, --jobs and --depth are at least 1, --budget and --opening at "
