@@ -14,5 +14,6 @@ from .build import ICEPROG, Board
 BOARDS = [Board(
     name="hx8k", title="iCE40-HX8K breakout", platform=ICE40HX8KBEVNPlatform,
     width=11, height=11, variant="standard", programmer=ICEPROG,
+    depth=2,          # a third ply's trial level and frame overfill the HX8K by 1 %
     leds=(("led", 0), ("led", 1), ("led", 2), ("led", 3)),
 )]
