@@ -57,8 +57,8 @@ match: $(STAMP)
 	$(VENV)/bin/fpgatrax match --white sim --black greedy
 
 # Strength of the hardware search (its Python model) against each bot, both colours, with the
-# issue's targets (about half an hour on two cores; `make bench-strength ARGS=--quick` about a
-# minute).
+# issue's targets (a few minutes on two cores; `make bench-strength ARGS=--quick` a few
+# seconds).
 bench-strength: $(STAMP)
 	$(PY) -m fpgatrax.sim.bench_strength $(ARGS)
 

@@ -13,7 +13,7 @@ the game, the same for both players), and each opening is played twice, the mode
 colour once. Each bot meets the model N times with each colour; the table gives wins, draws and
 losses from the model's side, the win rate, and the issue's targets (at least 99 % against random, 80 %
 against greedy, 50 % against alphabeta at 1 s per move). These are figures to read, not pass
-marks. Run with ``make bench-strength`` (``--quick`` for a run of about a minute).
+marks. Run with ``make bench-strength`` (``--quick`` for a run of seconds).
 """
 
 import argparse
@@ -179,7 +179,7 @@ def main(argv=None):
                         help=f"the opponents, comma-separated (default {','.join(BOTS)})")
     parser.add_argument("--quick", action="store_true",
                         help="fewer games, a smaller budget and a faster alphabeta: a run of "
-                             "about a minute")
+                             "seconds")
     parser.add_argument("--opening", type=int, default=4, metavar="K",
                         help="random plies that open each game, played by both sides, so that "
                              "games differ (default 4; 0 starts every game from the empty board)")
