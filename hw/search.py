@@ -18,7 +18,7 @@ discards the trial level of the move just valued, which removes every deeper lev
 ring of squares a ply scans needs no storage: whenever the scan moves on, the array holds just
 the ply's position (the move tried last placed nothing, or has been discarded), so the ring
 follows from the array's bounding box. Values are small signed numbers (a win at ply *k* is worth
-``WIN - k``), so the whole search state is a few hundred flip-flops.
+``WIN - k``), so a frame is a few dozen flip-flops.
 
 Every candidate is one TRY command of the array (place, forced play, loop and line detection),
 and every TRY that places a tile counts as one *trial*, the unit the model counts too; a budget
@@ -137,7 +137,6 @@ class MoveSearch(wiring.Component):
         best_move = Signal(square_layout(W, H))      # this iteration's best root move
         best_valid = Signal()
         chosen = Signal(square_layout(W, H))         # the last finished iteration's
-        chosen_valid = Signal()
         pv_phase = Signal()                          # searching ``chosen`` first
         first_legal = Signal(square_layout(W, H))
         legal_seen = Signal()
@@ -158,8 +157,10 @@ class MoveSearch(wiring.Component):
                        ((bbox.max_y - bbox.min_y) >= LINE_SPAN)
         legal = ~flags.illegal & ~too_wide
         out_of_budget = (self.trials >= self.budget - 1) if self.budget else Const(0, 1)
+        # ``chosen`` holds a finished iteration's choice from the second iteration on.
+        chosen_valid = horizon != 1
         # The previous iteration's choice, met again in raster order: searched already.
-        repeat = (ply == 1) & (horizon != 1) & ~pv_phase & (move.as_value() == chosen.as_value())
+        repeat = (ply == 1) & chosen_valid & ~pv_phase & (move.as_value() == chosen.as_value())
 
         m.d.comb += self.busy.eq(1)
         m.d.sync += self.done.eq(0)
@@ -178,10 +179,14 @@ class MoveSearch(wiring.Component):
         y0 = Mux(bbox.empty, (H - 1) // 2, clamp_low(bbox.min_y))
         y1 = Mux(bbox.empty, (H - 1) // 2, clamp_high(bbox.max_y, H))
 
+        def ring_start():
+            """The scan's first candidate: the ring's first square, symbol ``+``."""
+            m.d.sync += [move.x.eq(x0), move.y.eq(y0), move.symbol.eq(Symbol.PLUS)]
+
         def new_frame(alpha, beta):
             """Start scanning a ply (on the clock its position is complete in the array)."""
-            m.d.sync += [move.x.eq(x0), move.y.eq(y0), move.symbol.eq(Symbol.PLUS),
-                         frame.alpha.eq(alpha), frame.beta.eq(beta), frame.best.eq(-INF),
+            ring_start()
+            m.d.sync += [frame.alpha.eq(alpha), frame.beta.eq(beta), frame.best.eq(-INF),
                          threats.eq(0), counted.eq(0)]
 
         def next_square():
@@ -218,8 +223,7 @@ class MoveSearch(wiring.Component):
                 m.d.comb += self.busy.eq(0)
                 with m.If(self.start):
                     m.d.sync += [mover.eq(self.colour), self.trials.eq(0), ply.eq(1),
-                                 win_pass.eq(1), best_valid.eq(0), chosen_valid.eq(0),
-                                 legal_seen.eq(0),
+                                 win_pass.eq(1), best_valid.eq(0), legal_seen.eq(0),
                                  self.found.eq(0), self.win.eq(0)]
                     new_frame(-INF, INF)
                     m.next = "SCAN"
@@ -284,8 +288,8 @@ class MoveSearch(wiring.Component):
             def advance():
                 """On from a valued move: after the principal variation, to the raster's start."""
                 with m.If((ply == 1) & pv_phase):
-                    m.d.sync += [pv_phase.eq(0), move.x.eq(x0), move.y.eq(y0),
-                                 move.symbol.eq(Symbol.PLUS)]
+                    m.d.sync += pv_phase.eq(0)
+                    ring_start()
                     m.next = "SCAN"
                 with m.Else():
                     next_symbol()
@@ -308,7 +312,7 @@ class MoveSearch(wiring.Component):
                 m.d.sync += [horizon.eq(depth), frame.best.eq(-INF), best_valid.eq(0),
                              pv_phase.eq(not first)]
                 if first:
-                    m.d.sync += [move.x.eq(x0), move.y.eq(y0), move.symbol.eq(Symbol.PLUS)]
+                    ring_start()
                 else:
                     m.d.sync += move.eq(best_move)
                 m.next = "SCAN"
@@ -321,7 +325,7 @@ class MoveSearch(wiring.Component):
                     with m.Else():
                         m.next = "CHOOSE"
                 with m.Elif(ply == 1):                   # an iteration has finished
-                    m.d.sync += [chosen.eq(best_move), chosen_valid.eq(1)]
+                    m.d.sync += chosen.eq(best_move)
                     with m.If(horizon == D):
                         m.next = "CHOOSE"
                     with m.Else():

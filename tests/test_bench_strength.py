@@ -28,7 +28,8 @@ def test_model_plays_whole_legal_games_with_either_colour():
 
 
 def test_the_same_game_twice_is_played_the_same_way_as_on_the_board():
-    session = ModelSession(budget=2, window=(16, 16))
+    # A budget that lets the search finish iterations, so its choices depend on its state.
+    session = ModelSession(budget=3000, window=(16, 16), depth=2)
     first = _play(session, "greedy", 11).position.moves
     second = _play(session, "greedy", 11).position.moves
     assert first == second
