@@ -9,11 +9,13 @@ short:
 - otherwise a **negamax** search with alpha-beta pruning looks 1, 2, … ``depth`` plies ahead
   (iterative deepening), ply *k* on trial level *k* of the array, and evaluates the positions at
   its horizon by a **leaf scan** one level deeper: a win for the side to move there, or minus
-  the opponent's threat squares. Each iteration searches the last one's choice first; when the
-  budget runs out, the unfinished iteration's best move so far is played, if it has one.
+  the opponent's threat squares;
+- each ply tries one move first: at the root the last iteration's choice, deeper down the
+  ply's *killer* (the last move that cut a node off there, or won a leaf); when the budget runs
+  out, the unfinished iteration's best move so far is played, if it has one.
 
-The recursion is a stack of *frames*, one per ply: the square and symbol being tried, and the
-ply's alpha, beta and best value. Going one ply deeper pushes the frame; coming back pops it and
+The recursion is a stack of *frames*, one per ply: the square and symbol being tried, the
+ply's alpha, beta and best value, and where it is in its move order. Going one ply deeper pushes the frame; coming back pops it and
 discards the trial level of the move just valued, which removes every deeper level with it. The
 ring of squares a ply scans needs no storage: whenever the scan moves on, the array holds just
 the ply's position (the move tried last placed nothing, or has been discarded), so the ring
@@ -52,10 +54,13 @@ def square_layout(width, height):
 
 
 def _frame_layout(width, height):
-    """What one ply of the search keeps while a deeper ply runs."""
+    """What one ply of the search keeps while a deeper ply runs: ``first`` while it tries its
+    first move (the root's last choice, or the ply's killer), ``tried_first`` once that move
+    has been placed (so the raster scan does not value it again)."""
     return data.StructLayout({
         "move": square_layout(width, height),
         "alpha": VALUE, "beta": VALUE, "best": VALUE,
+        "first": 1, "tried_first": 1,
     })
 
 
@@ -137,7 +142,9 @@ class MoveSearch(wiring.Component):
         best_move = Signal(square_layout(W, H))      # this iteration's best root move
         best_valid = Signal()
         chosen = Signal(square_layout(W, H))         # the last finished iteration's
-        pv_phase = Signal()                          # searching ``chosen`` first
+        # The killers of plies 2 … D + 1 (ply k's at index k - 2), and which are set.
+        killers = Array(Signal(square_layout(W, H), name=f"killer_{k + 2}") for k in range(D))
+        has_killer = Array(Signal(name=f"has_killer_{k + 2}") for k in range(D))
         first_legal = Signal(square_layout(W, H))
         legal_seen = Signal()
         leaf = ply == horizon + 1
@@ -159,8 +166,10 @@ class MoveSearch(wiring.Component):
         out_of_budget = (self.trials >= self.budget - 1) if self.budget else Const(0, 1)
         # ``chosen`` holds a finished iteration's choice from the second iteration on.
         chosen_valid = horizon != 1
-        # The previous iteration's choice, met again in raster order: searched already.
-        repeat = (ply == 1) & chosen_valid & ~pv_phase & (move.as_value() == chosen.as_value())
+        # This ply's first move, met again in raster order: valued already (a leaf looks at it
+        # only for a win, so it counts it again as any candidate).
+        first_move = Mux(ply == 1, chosen.as_value(), killers[ply - 2].as_value())
+        repeat = frame.tried_first & ~frame.first & ~leaf & (move.as_value() == first_move)
 
         m.d.comb += self.busy.eq(1)
         m.d.sync += self.done.eq(0)
@@ -183,11 +192,30 @@ class MoveSearch(wiring.Component):
             """The scan's first candidate: the ring's first square, symbol ``+``."""
             m.d.sync += [move.x.eq(x0), move.y.eq(y0), move.symbol.eq(Symbol.PLUS)]
 
-        def new_frame(alpha, beta):
-            """Start scanning a ply (on the clock its position is complete in the array)."""
-            ring_start()
+        def new_frame(alpha, beta, killer=None):
+            """Start scanning a ply (on the clock its position is complete in the array), with
+            the index of its killer if it has one."""
             m.d.sync += [frame.alpha.eq(alpha), frame.beta.eq(beta), frame.best.eq(-INF),
-                         threats.eq(0), counted.eq(0)]
+                         frame.tried_first.eq(0), threats.eq(0), counted.eq(0)]
+            if killer is None:
+                m.d.sync += frame.first.eq(0)
+                ring_start()
+            else:
+                m.d.sync += frame.first.eq(has_killer[killer])
+                with m.If(has_killer[killer]):
+                    m.d.sync += move.eq(killers[killer])
+                with m.Else():
+                    ring_start()
+
+        def remember():
+            """The move just tried becomes its ply's killer."""
+            m.d.sync += [killers[ply - 2].eq(move), has_killer[ply - 2].eq(1)]
+
+        def end_first():
+            """The first move is done with: on to the raster's start."""
+            m.d.sync += frame.first.eq(0)
+            ring_start()
+            m.next = "SCAN"
 
         def next_square():
             """On to the next square of the ring (symbol ``+``), or the ply's end."""
@@ -225,16 +253,21 @@ class MoveSearch(wiring.Component):
                     m.d.sync += [mover.eq(self.colour), self.trials.eq(0), ply.eq(1),
                                  win_pass.eq(1), best_valid.eq(0), legal_seen.eq(0),
                                  self.found.eq(0), self.win.eq(0)]
+                    m.d.sync += [flag.eq(0) for flag in has_killer]
                     new_frame(-INF, INF)
                     m.next = "SCAN"
 
             def judge():
-                with m.If(nothing_placed):
+                with m.If(frame.first & (nothing_placed | flags.mismatch)):
+                    end_first()                  # the killer is no candidate here
+                with m.Elif(nothing_placed):
                     next_square()
                 with m.Elif(flags.mismatch):
                     next_symbol()
                 with m.Else():
-                    m.d.sync += self.trials.eq(self.trials + 1)
+                    tried_first = frame.tried_first | frame.first
+                    m.d.sync += [self.trials.eq(self.trials + 1),
+                                 frame.tried_first.eq(tried_first)]
                     with m.If(win_pass):
                         with m.If(legal & ~legal_seen):
                             m.d.sync += [first_legal.eq(move), legal_seen.eq(1)]
@@ -249,14 +282,13 @@ class MoveSearch(wiring.Component):
                         m.next = "DROP_NEXT"
                     with m.Elif(leaf):
                         with m.If(mine):
+                            with m.If(~frame.first):
+                                remember()
                             pop(WIN - ply)
-                        with m.Elif(theirs & ~counted):
-                            more = Mux(threats == MAX_THREATS, MAX_THREATS, threats + 1)
-                            with m.If(-more <= frame.alpha):     # refuted: stop here
-                                pop(-more)
-                            with m.Else():
-                                m.d.sync += [counted.eq(1), threats.eq(more)]
-                                m.next = "DROP_NEXT"
+                        with m.Elif(theirs & ~counted & ~frame.first):
+                            m.d.sync += [counted.eq(1), threats.eq(
+                                Mux(threats == MAX_THREATS, MAX_THREATS, threats + 1))]
+                            m.next = "DROP_NEXT"
                         with m.Else():
                             m.next = "DROP_NEXT"
                     with m.Elif(mine):
@@ -266,9 +298,10 @@ class MoveSearch(wiring.Component):
                         m.d.sync += value.eq(ply - WIN)
                         m.next = "DROP_RESULT"
                     with m.Else():                   # one ply deeper
-                        m.d.sync += [stack[ply - 1].eq(frame), ply.eq(ply + 1)]
+                        m.d.sync += [stack[ply - 1].eq(frame),
+                                     stack[ply - 1].tried_first.eq(tried_first), ply.eq(ply + 1)]
                         new_frame(-frame.beta, -Mux(frame.alpha > frame.best,
-                                                     frame.alpha, frame.best))
+                                                     frame.alpha, frame.best), killer=ply - 1)
                         m.next = "SCAN"
 
             def go(state):
@@ -276,23 +309,21 @@ class MoveSearch(wiring.Component):
                     m.next = state
                 return then
 
+            def advance():
+                """On from a tried move: after the first move, to the raster's start."""
+                with m.If(frame.first):
+                    end_first()
+                with m.Else():
+                    next_symbol()
+
             issue("SCAN", {"op": Op.TRY, "x": move.x, "y": move.y, "symbol": move.symbol,
                            "level": ply}, judge)
-            issue("DROP_NEXT", {"op": Op.DISCARD, "level": ply}, next_symbol)
+            issue("DROP_NEXT", {"op": Op.DISCARD, "level": ply}, advance)
             # A move that ends the game, or (after POP) whose subtree is searched: value it.
             issue("DROP_RESULT", {"op": Op.DISCARD, "level": ply}, go("RESULT"))
             issue("POP", {"op": Op.DISCARD, "level": ply}, go("RESULT"))
             issue("DROP_WIN", {"op": Op.DISCARD, "level": 1}, go("FINISH"))
             issue("ABORT", {"op": Op.DISCARD, "level": 1}, go("CHOOSE"))
-
-            def advance():
-                """On from a valued move: after the principal variation, to the raster's start."""
-                with m.If((ply == 1) & pv_phase):
-                    m.d.sync += pv_phase.eq(0)
-                    ring_start()
-                    m.next = "SCAN"
-                with m.Else():
-                    next_symbol()
 
             with m.State("RESULT"):
                 with m.If(value > frame.best):
@@ -300,6 +331,7 @@ class MoveSearch(wiring.Component):
                     with m.If(ply == 1):
                         m.d.sync += [best_move.eq(move), best_valid.eq(1)]
                     with m.If(value >= frame.beta):
+                        remember()
                         m.next = "END"
                     with m.Else():
                         advance()
@@ -310,7 +342,7 @@ class MoveSearch(wiring.Component):
                 """Scan the root again, for an iteration ``depth`` plies deep; every iteration
                 but the first starts with the last one's choice."""
                 m.d.sync += [horizon.eq(depth), frame.best.eq(-INF), best_valid.eq(0),
-                             pv_phase.eq(not first)]
+                             frame.first.eq(not first), frame.tried_first.eq(0)]
                 if first:
                     ring_start()
                 else:

@@ -96,7 +96,7 @@ def move_value(position, move, ply, depth):
         position.undo()
 
 
-@pytest.mark.parametrize("depth,positions", [(1, 24), (2, 10)])
+@pytest.mark.parametrize("depth,positions", [(1, 24), (2, 10), (3, 6)])
 def test_pruned_search_chooses_as_plain_minimax(depth, positions):
     for position in positions_from_play(positions, 11 + depth)[2::2]:
         choice = SearchModel(depth=depth).choose(position)
