@@ -370,26 +370,36 @@ class Position:
         winner = mover if mover in found else 1 - mover
         return Outcome(winner, found[winner], len(self.moves))
 
-    def _track_result(self, start, colour, seen):
-        """Follow the ``colour`` track through ``start``: "loop", "line" or None."""
+    def track_ends(self, start, colour, seen=None):
+        """Follow the ``colour`` track through the tile at ``start`` both ways: its two ends as
+        (last tile, side it leaves by), or None if it is a loop. Adds each (tile, colour) it
+        passes to ``seen`` if given."""
         tiles = self.tiles
         ends = []
         mask = tiles[start] if colour == WHITE else tiles[start] ^ 0xF
         for first in (d for d in range(4) if mask >> d & 1):
             k, d = start, first
             while True:
-                seen.add((k, colour))
+                if seen is not None:
+                    seen.add((k, colour))
                 n = k + DELTA[d]
                 t = tiles.get(n)
                 if t is None:
                     ends.append((k, d))
                     break
                 if n == start:
-                    return "loop"
+                    return None
                 back = (d + 2) & 3
                 m = (t if colour == WHITE else t ^ 0xF) & ~(1 << back)
                 d = (m & -m).bit_length() - 1
                 k = n
+        return ends
+
+    def _track_result(self, start, colour, seen):
+        """Follow the ``colour`` track through ``start``: "loop", "line" or None."""
+        ends = self.track_ends(start, colour, seen)
+        if ends is None:
+            return "loop"
         if self.variant == "loop":
             return None
         x0, y0, x1, y1 = self.bbox

@@ -16,10 +16,18 @@ player's strength can be measured at Python speed and its speed in cycles. The a
    is 1 for the move searched at the root. An illegal move is skipped; a position with no legal
    move is worth 0.
 4. **Leaf evaluation**, at ply ``depth + 1``: every candidate of the side to move is tried. If one
-   wins for it, the leaf is worth ``WIN - ply`` to it; otherwise it is worth minus the number of
-   squares (at most ``MAX_THREATS``) on which a move would complete only the opponent's colour:
-   the opponent's threats, which the side to move must parry. Only a win ends the scan early (a
-   count of threats cannot: a win later in the scan would outweigh it).
+   wins for it, the leaf is worth ``WIN - ply`` to it. Otherwise three counts of squares (each
+   at most ``MAX_COUNT``) make its value, ``mine - theirs - THREAT_WEIGHT * threats`` kept
+   within ``±LEAF_LIMIT``:
+
+   - *threats*: squares on which a move would complete only the opponent's colour, the
+     opponent's threats, which the side to move must parry;
+   - *mine*, *theirs*: squares on which a move that ends nothing leaves a loop threat of the
+     side to move's colour, of the opponent's (``makes_threat``): the placed tile's track of
+     that colour ends in two adjacent squares, one tile from closing. These are the tracks
+     one move from a threat, the positional sense the search would otherwise lack.
+
+   Only a win ends the scan early (a count cannot: a win later in the scan would outweigh it).
 5. **Move order.** Each ply first tries one move, then the candidates in raster order: at the
    root the choice of the last finished iteration (from the second iteration on), at deeper
    plies the *killer* of that ply, the last move there that cut a node off (a value of at least
@@ -47,13 +55,15 @@ and scores the position 0, which is what a draw is worth.
 
 from dataclasses import dataclass
 
-from .position import FITS, SYMBOL_TILES, key_of, tile_symbol, xy_of
+from .position import DELTA, FITS, SYMBOL_TILES, key_of, tile_symbol, xy_of
 
-__all__ = ["SearchModel", "Choice", "candidates_in_order", "window_of", "WIN", "MAX_THREATS",
-           "DEFAULT_DEPTH"]
+__all__ = ["SearchModel", "Choice", "candidates_in_order", "window_of", "makes_threat", "WIN",
+           "MAX_COUNT", "THREAT_WEIGHT", "LEAF_LIMIT", "DEFAULT_DEPTH"]
 
 WIN = 32               # the value of a win at ply 0; |values| never reach WIN + 1
-MAX_THREATS = 15       # the leaf counts threat squares up to this
+MAX_COUNT = 15         # the leaf counts squares up to this
+THREAT_WEIGHT = 4      # an opponent's threat outweighs four squares that make a threat
+LEAF_LIMIT = 20        # |a leaf's value| at most: below any win (WIN - ply) the search can see
 DEFAULT_DEPTH = 3
 
 
@@ -67,6 +77,26 @@ def window_of(position, size):
     return x0, y0, x0 + width - 1, y0 + height - 1
 
 
+def _inside(key, window):
+    if window is None:
+        return True
+    x, y = xy_of(key)
+    return window[0] <= x <= window[2] and window[1] <= y <= window[3]
+
+
+def makes_threat(position, key, colour, window=None):
+    """After a move that placed a tile at ``key``, the ``colour`` track through it ends in two
+    orthogonally adjacent empty squares, both inside ``window`` (the array's TRY_THREAT flag):
+    one more tile there closes it into a loop."""
+    ends = position.track_ends(key, colour)
+    if ends is None:
+        return False
+    (a, side_a), (b, side_b) = ends
+    a, b = a + DELTA[side_a], b + DELTA[side_b]
+    (ax, ay), (bx, by) = xy_of(a), xy_of(b)
+    return abs(ax - bx) + abs(ay - by) == 1 and _inside(a, window) and _inside(b, window)
+
+
 def candidates_in_order(position, window=None):
     """The fitting (key, tile) moves in the search's order: raster order, symbols ``+ / \\``,
     only squares inside ``window`` (x0, y0, x1, y1) when one is given."""
@@ -75,10 +105,8 @@ def candidates_in_order(position, window=None):
         return [(origin, SYMBOL_TILES["+"][0]), (origin, SYMBOL_TILES["/"][0])]
     moves = []
     for key in sorted(position.frontier):
-        if window is not None:
-            x, y = xy_of(key)
-            if not (window[0] <= x <= window[2] and window[1] <= y <= window[3]):
-                continue
+        if not _inside(key, window):
+            continue
         fits = FITS[position.frontier[key]]
         for pair in SYMBOL_TILES.values():
             moves.extend((key, t) for t in pair if t in fits)
@@ -237,15 +265,21 @@ class SearchModel:
             position.undo()
             if won:
                 return WIN - ply
-        threats, last_square = 0, None
+        threats, mine, theirs = set(), set(), set()
         for move in candidates:
             if not self._trial(position, move):
                 continue
             result = self._result(position, mover)
+            if not result:
+                for colour, squares in ((mover, mine), (1 - mover, theirs)):
+                    if makes_threat(position, move[0], colour, self._window):
+                        squares.add(move[0])
             position.undo()
             if result > 0:
                 self._remember(ply, move)
                 return WIN - ply
-            if result < 0 and move[0] != last_square:
-                threats, last_square = min(threats + 1, MAX_THREATS), move[0]
-        return -threats
+            if result < 0:
+                threats.add(move[0])
+        mine, theirs, threats = (min(len(squares), MAX_COUNT)
+                                 for squares in (mine, theirs, threats))
+        return max(-LEAF_LIMIT, min(LEAF_LIMIT, mine - theirs - THREAT_WEIGHT * threats))

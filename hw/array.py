@@ -43,6 +43,9 @@ RESOLVE    forced play at the level of the last PLACE, one ring per clock, until
            discard it)
 DETECT     loops and lines of both colours (needs a resolved position)              see below
 TRY        PLACE, then RESOLVE if placed, then DETECT if legal                       about the sum
+TRY_THREAT TRY, then (if legal) whether the placed tile's white and red tracks each     TRY + passes
+           end in two adjacent squares of the array (*threat_white*, *threat_red*):
+           the move left a loop one tile from closing
 DISCARD    empty every cell whose level is ``level`` or more (0 acts as 1)          4
 COMMIT     every tile becomes level 0                                               sweep
 SHIFT      move the contents one cell towards ``dir``; what leaves the array is     sweep
@@ -63,8 +66,8 @@ The sweep writes level 0, so shift and clear committed positions only.
 
 Flags
 -----
-``flags`` holds the result of the last PLACE, RESOLVE, DETECT or TRY; each of these first clears
-the flags it can report (TRY and PLACE clear all of them). *loop_white* etc. are true when that
+``flags`` holds the result of the last PLACE, RESOLVE, DETECT, TRY or TRY_THREAT; each of these
+first clears the flags it can report (TRY, TRY_THREAT and PLACE clear all of them). *loop_white* etc. are true when that
 colour has a loop, or a line (a track joining the outermost left and right edges, or top and
 bottom, of the tiles in play with a span of at least 8), anywhere on the board: the search
 combines them with the rule "if both, the mover wins".
@@ -75,7 +78,12 @@ Outputs for the search
 cell coordinates, and ``border`` is true when a tile touches the array's edge (the game is about
 to outgrow the array unless shifted). ``board`` is every cell's tile, cell ``(x, y)`` at bits
 ``4*(y*width + x)``: for testbenches; synthesis removes it when unused. No threat evaluation is
-provided yet.
+provided beyond TRY_THREAT's two flags: the search's leaf evaluation counts them.
+
+TRY_THREAT adds two passes to DETECT, one per colour, each 9 clocks plus the length of the
+placed tile's track: the flag floods from the placed square alone, the empty squares its track
+enters mark themselves as ends, and an end next to an end sets the flag. Ends outside the array
+are not seen, so a threat there is not reported.
 """
 
 from amaranth.hdl import Array, Cat, Const, Module, Mux, Signal
@@ -101,11 +109,13 @@ class Op(enum.Enum, shape=4):
     DISCARD = 7
     COMMIT = 8
     SHIFT = 9
+    TRY_THREAT = 10
 
 
 Flags = data.StructLayout({
     "occupied": 1, "not_adjacent": 1, "mismatch": 1, "illegal": 1,
     "loop_white": 1, "loop_red": 1, "line_white": 1, "line_red": 1,
+    "threat_white": 1, "threat_red": 1,
 })
 
 
@@ -114,6 +124,7 @@ class _Pass(enum.Enum, shape=2):
     LOOP = 0    # A: every empty square (a track not reached is closed)
     LINE_X = 1  # A: just left of the tiles in play, B: just right
     LINE_Y = 2  # A: just above, B: just below
+    THREAT = 3  # the placed square only (its track's ends are found)
 
 
 def _coord_bits(n):
@@ -269,6 +280,7 @@ class TileArray(wiring.Component):
                     cell.ctl.eq(ctl),
                     cell.sel_x.eq(x_sel[x] & write),
                     cell.sel_y.eq(y_sel[y]),
+                    cell.at.eq(x_sel[x] & y_sel[y]),
                     cell.seed_col.eq(seed_col[x + 1]),
                     cell.seed_row.eq(seed_row[y + 1]),
                     cell.end_col.eq(end_col[x]),
@@ -283,6 +295,7 @@ class TileArray(wiring.Component):
                             port.occ.eq(other.occ),
                             port.edge.eq(other.state.tile[opposite(d)]),
                             port.flag.eq(other.flag),
+                            port.end.eq(other.end),
                         ]
                     else:
                         m.d.comb += port.flag.eq(seed_col[nx + 1] | seed_row[ny + 1])
@@ -298,6 +311,7 @@ class TileArray(wiring.Component):
         three = or_tree("three")
         line = or_tree("line")
         closed = or_tree("closed")
+        threat = or_tree("threat")
 
         # -- the controller -------------------------------------------------------------------
         cmd = Signal(command_layout(W, H, L))
@@ -307,9 +321,10 @@ class TileArray(wiring.Component):
         parity = Signal()          # of the last placed square
         count = Signal(range(8))
         trying = Signal()
+        threats = Signal()          # a TRY_THREAT
         gathered = Signal(5 * TILE_BITS)   # own square, then neighbours N, E, S, W
         placed = Signal(TILE_BITS)
-        pass_no = Signal(range(7))
+        pass_no = Signal(range(9))
         # A sweep visits the destination squares of a rectangle row by row, copying into each
         # the tile at (destination - delta), or 0: CLEAR, COMMIT and SHIFT are sweeps.
         sx, x_first, x_last = (Signal(range(-1, W + 1)) for _ in range(3))
@@ -321,6 +336,7 @@ class TileArray(wiring.Component):
             ctl_next.init.eq(1),
             ctl_next.level.eq(level),
             ctl_next.colour.eq(colour),
+            ctl_next.threat.eq(mode == _Pass.THREAT),
             ctl_next.wdata.eq(placed),
         ]
         with m.If(~self.cmd.ready):
@@ -382,8 +398,9 @@ class TileArray(wiring.Component):
                             m.next = "WRITE"
                         with m.Case(Op.READ):
                             m.next = "READ"
-                        with m.Case(Op.PLACE, Op.TRY):
-                            m.d.sync += [flags.eq(0), trying.eq(p.op == Op.TRY),
+                        with m.Case(Op.PLACE, Op.TRY, Op.TRY_THREAT):
+                            m.d.sync += [flags.eq(0), trying.eq(p.op != Op.PLACE),
+                                         threats.eq(p.op == Op.TRY_THREAT),
                                          level.eq(Cat(p.level > k for k in range(L)))]
                             m.next = "GATHER"
                         with m.Case(Op.RESOLVE):
@@ -519,7 +536,8 @@ class TileArray(wiring.Component):
                              flags.line_white.eq(0), flags.line_red.eq(0), pass_no.eq(0)]
                 m.next = "PASS"
 
-            # Passes 0, 1: loops of white, red; 2, 3: lines along x; 4, 5: lines along y.
+            # Passes 0, 1: loops of white, red; 2, 3: lines along x; 4, 5: lines along y;
+            # 6, 7 (TRY_THREAT only): threats of white, red.
             with m.State("PASS"):
                 m.d.sync += [colour.eq(pass_no[0]), count.eq(0), pass_no.eq(pass_no + 1)]
                 with m.Switch(pass_no):
@@ -534,6 +552,12 @@ class TileArray(wiring.Component):
                         m.d.sync += mode.eq(_Pass.LINE_Y)
                         with m.If(span_y):
                             m.next = "INIT"
+                    with m.Case(6, 7):
+                        m.d.sync += mode.eq(_Pass.THREAT)
+                        with m.If(threats):
+                            m.next = "INIT"
+                        with m.Else():
+                            finish()
                     with m.Default():
                         finish()
 
@@ -547,10 +571,27 @@ class TileArray(wiring.Component):
                 with m.If(count != 3):
                     m.d.sync += count.eq(count + 1)
                 with m.Elif(~active):
+                    m.d.sync += count.eq(0)
+                    with m.If(mode == _Pass.THREAT):
+                        m.next = "ENDS"
+                    with m.Else():
+                        m.next = "RESULT"
+
+            with m.State("ENDS"):
+                # The ends register one clock after the flags settle, the threat leaves the
+                # next, the tree's root the one after.
+                m.d.comb += ctl_next.init.eq(0)
+                m.d.sync += count.eq(count + 1)
+                with m.If(count == 1):
                     m.next = "RESULT"
 
             with m.State("RESULT"):
-                with m.If(mode == _Pass.LOOP):
+                with m.If(mode == _Pass.THREAT):
+                    with m.If(colour):
+                        m.d.sync += flags.threat_red.eq(threat)
+                    with m.Else():
+                        m.d.sync += flags.threat_white.eq(threat)
+                with m.Elif(mode == _Pass.LOOP):
                     with m.If(colour):
                         m.d.sync += flags.loop_red.eq(closed)
                     with m.Else():

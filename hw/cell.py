@@ -19,6 +19,10 @@ turn needs is local to a square once the neighbours' facing edges are known:
   through its east edge with the flag set ends a track joining the outermost left and right
   edges (``line``; the same with rows, ``end_row`` and the south edge). No track is walked
   sequentially: every track advances one square per clock, all at once.
+* **Threats.** With ``ctl.threat`` set, no empty square seeds and the cell just placed
+  (``at``) seeds itself instead, so the flag floods only the placed tile's track. An empty
+  square the flooded track enters is one of its two *ends* (``end``), and an end next to the
+  other end (``threat``) means one more tile closes the loop: the move made a loop threat.
 * **Trial levels.** A tile carries the level it was placed at (committed 0, trial 1 to
   ``levels``), as a thermometer code, so discarding a trial level is one synchronous clear of
   every cell whose level is at least that one. Each level costs a cell one flip-flop: the search
@@ -58,11 +62,13 @@ def control_layout(levels):
         "resolve": 1,       # forced play in progress (cells report being forced as activity)
         "init": 1,          # hold the reach flags clear (between detection passes)
         "colour": 1,        # the track colour the flags follow: 0 white, 1 red
+        "threat": 1,        # flood only from the placed square, and find the track's ends
     })
 
 #: What a cell sees of one neighbour: whether it holds a tile, the colour of its edge facing
-#: this cell (1 white, 0 red or empty), and its exported reach flag (its seed when empty).
-Neighbour = data.StructLayout({"occ": 1, "edge": 1, "flag": 1})
+#: this cell (1 white, 0 red or empty), its exported reach flag (its seed when empty) and
+#: whether it is an end of the flooded track.
+Neighbour = data.StructLayout({"occ": 1, "edge": 1, "flag": 1, "end": 1})
 
 
 class Cell(wiring.Component):
@@ -71,17 +77,19 @@ class Cell(wiring.Component):
 
     Ports
     -----
-    ctl, sel_x, sel_y, seed_col, seed_row, end_col, end_row, nb : In
+    ctl, sel_x, sel_y, at, seed_col, seed_row, end_col, end_row, nb : In
         The broadcast, the write select of its column (high only on a write clock) and row,
-        its column's and row's seed and line-end lines, and its four neighbours indexed by
-        direction (0 N, 1 E, 2 S, 3 W).
-    state, occ, flag : Out
-        Its tile and level, whether it holds a tile, and the flag it exports to neighbours.
-    active, three, line, closed : Out
+        whether it is the addressed square, its column's and row's seed and line-end lines,
+        and its four neighbours indexed by direction (0 N, 1 E, 2 S, 3 W).
+    state, occ, flag, end : Out
+        Its tile and level, whether it holds a tile, the flag it exports to neighbours, and
+        whether it is an end of the flooded track (registered).
+    active, three, line, closed, threat : Out
         Leaves of the array's OR trees, registered (they describe the previous clock's
         state): forced play or flag propagation still changing
         something here; an empty square with three entering edges of one colour; a line
-        ends here; a tile whose flag is clear.
+        ends here; a tile whose flag is clear; an end of the flooded track next to its other
+        end.
     """
 
     def __init__(self, parity, levels=2):
@@ -92,6 +100,7 @@ class Cell(wiring.Component):
             "ctl": In(control_layout(levels)),
             "sel_x": In(1),
             "sel_y": In(1),
+            "at": In(1),
             "seed_col": In(1),
             "seed_row": In(1),
             "end_col": In(1),
@@ -100,10 +109,12 @@ class Cell(wiring.Component):
             "state": Out(cell_state_layout(levels)),
             "occ": Out(1),
             "flag": Out(1),
+            "end": Out(1),
             "active": Out(1),
             "three": Out(1),
             "line": Out(1),
             "closed": Out(1),
+            "threat": Out(1),
         })
 
     def elaborate(self, platform):
@@ -141,7 +152,8 @@ class Cell(wiring.Component):
         reach, reach_next = Signal(), Signal()
         m.d.comb += reach_next.eq(
             ~ctl.init & self.occ &
-            (reach | (on_track & Cat(self.nb[d].flag for d in range(4))).any()))
+            (reach | (ctl.threat & self.at) |
+             (on_track & Cat(self.nb[d].flag for d in range(4))).any()))
         m.d.sync += reach.eq(reach_next)
         m.d.comb += self.flag.eq(Mux(self.occ, reach, self.seed_col | self.seed_row))
         # The leaves are registered: the OR trees span the whole array, and a leaf computed
@@ -151,6 +163,11 @@ class Cell(wiring.Component):
             self.three.eq(~self.occ & three),
             self.line.eq(reach & ((self.end_col & on_track[1]) | (self.end_row & on_track[2]))),
             self.closed.eq(self.occ & ~reach),
+            # An empty square entered by a flooded track's edge of the flag's colour.
+            self.end.eq(ctl.threat & ~self.occ & Cat(
+                self.nb[d].occ & (self.nb[d].edge ^ ctl.colour) & self.nb[d].flag
+                for d in range(4)).any()),
+            self.threat.eq(self.end & Cat(self.nb[d].end for d in range(4)).any()),
         ]
         return m
 

@@ -8,8 +8,9 @@ short:
   at trial level 1 and plays the first that wins for the mover;
 - otherwise a **negamax** search with alpha-beta pruning looks 1, 2, … ``depth`` plies ahead
   (iterative deepening), ply *k* on trial level *k* of the array, and evaluates the positions at
-  its horizon by a **leaf scan** one level deeper: a win for the side to move there, or minus
-  the opponent's threat squares;
+  its horizon by a **leaf scan** one level deeper, with TRY_THREAT: a win for the side to move
+  there, or a value from three counts of squares (the opponent's threats, and the moves that
+  leave a loop threat of either colour);
 - each ply tries one move first: at the root the last iteration's choice, deeper down the
   ply's *killer* (the last move that cut a node off there, or won a leaf); when the budget runs
   out, the unfinished iteration's best move so far is played, if it has one.
@@ -30,12 +31,12 @@ same squares. The search owns the array's command port while ``busy``; the playe
 it.
 """
 
-from amaranth.hdl import Array, Const, Module, Mux, Signal, signed
+from amaranth.hdl import Array, Cat, Const, Module, Mux, Signal, signed
 from amaranth.lib import data, stream, wiring
 from amaranth.lib.wiring import In, Out
 
 from ..host.position import VARIANTS
-from ..host.search_model import DEFAULT_DEPTH, MAX_THREATS, WIN
+from ..host.search_model import DEFAULT_DEPTH, LEAF_LIMIT, MAX_COUNT, THREAT_WEIGHT, WIN
 from .array import Flags, Op, bounding_box_layout, command_layout, command_states
 from .tiles import Symbol
 
@@ -137,8 +138,10 @@ class MoveSearch(wiring.Component):
         move = frame.move
         win_pass = Signal()
         value = Signal(VALUE)                       # the value of the move just searched
-        threats = Signal(range(MAX_THREATS + 1))    # the leaf's count
-        counted = Signal()                          # this square's threat is counted
+        # The leaf's counts of squares, and whether this square has been counted in each.
+        threats, mine_near, theirs_near = (Signal(range(MAX_COUNT + 1), name=name)
+                                           for name in ("threats", "mine_near", "theirs_near"))
+        counted = Signal(3)
         best_move = Signal(square_layout(W, H))      # this iteration's best root move
         best_valid = Signal()
         chosen = Signal(square_layout(W, H))         # the last finished iteration's
@@ -157,6 +160,12 @@ class MoveSearch(wiring.Component):
         side = mover ^ ~ply[0]
         mine = Mux(side, red, white)
         theirs = Mux(side, white, red)
+        makes_mine = Mux(side, flags.threat_red, flags.threat_white)
+        makes_theirs = Mux(side, flags.threat_white, flags.threat_red)
+        try_op = Signal(Op)
+        m.d.comb += try_op.eq(Mux(leaf, Op.TRY_THREAT, Op.TRY))
+        leaf_value = Signal(signed(8))
+        m.d.comb += leaf_value.eq(mine_near - theirs_near - THREAT_WEIGHT * threats)
         nothing_placed = flags.occupied | flags.not_adjacent
         too_wide = Const(0, 1)
         if self.variant == "8x8":
@@ -196,7 +205,8 @@ class MoveSearch(wiring.Component):
             """Start scanning a ply (on the clock its position is complete in the array), with
             the index of its killer if it has one."""
             m.d.sync += [frame.alpha.eq(alpha), frame.beta.eq(beta), frame.best.eq(-INF),
-                         frame.tried_first.eq(0), threats.eq(0), counted.eq(0)]
+                         frame.tried_first.eq(0), threats.eq(0), mine_near.eq(0),
+                         theirs_near.eq(0), counted.eq(0)]
             if killer is None:
                 m.d.sync += frame.first.eq(0)
                 ring_start()
@@ -285,9 +295,12 @@ class MoveSearch(wiring.Component):
                             with m.If(~frame.first):
                                 remember()
                             pop(WIN - ply)
-                        with m.Elif(theirs & ~counted & ~frame.first):
-                            m.d.sync += [counted.eq(1), threats.eq(
-                                Mux(threats == MAX_THREATS, MAX_THREATS, threats + 1))]
+                        with m.Elif(~frame.first):       # count this square
+                            found = Cat(theirs, ~theirs & makes_mine, ~theirs & makes_theirs)
+                            m.d.sync += counted.eq(counted | found)
+                            for k, count in enumerate((threats, mine_near, theirs_near)):
+                                with m.If(found[k] & ~counted[k] & (count != MAX_COUNT)):
+                                    m.d.sync += count.eq(count + 1)
                             m.next = "DROP_NEXT"
                         with m.Else():
                             m.next = "DROP_NEXT"
@@ -316,7 +329,7 @@ class MoveSearch(wiring.Component):
                 with m.Else():
                     next_symbol()
 
-            issue("SCAN", {"op": Op.TRY, "x": move.x, "y": move.y, "symbol": move.symbol,
+            issue("SCAN", {"op": try_op, "x": move.x, "y": move.y, "symbol": move.symbol,
                            "level": ply}, judge)
             issue("DROP_NEXT", {"op": Op.DISCARD, "level": ply}, advance)
             # A move that ends the game, or (after POP) whose subtree is searched: value it.
@@ -363,7 +376,8 @@ class MoveSearch(wiring.Component):
                     with m.Else():
                         iteration(horizon + 1, first=False)
                 with m.Elif(leaf):
-                    pop(-threats)
+                    pop(Mux(leaf_value < -LEAF_LIMIT, -LEAF_LIMIT,
+                            Mux(leaf_value > LEAF_LIMIT, LEAF_LIMIT, leaf_value)))
                 with m.Else():
                     pop(Mux(frame.best == -INF, 0, frame.best))
 

@@ -39,6 +39,27 @@ REASON_FLAG = {"occupied": "occupied", "not next to": "not_adjacent",
                "do not match": "mismatch", "first move": "mismatch", "three edges": "illegal"}
 
 
+def walk_track(tiles, square, colour, seen):
+    """The ends (last tile, side it leaves by) of the ``colour`` track through ``square`` on
+    ``tiles`` ({(x, y): mask}), or None if it is closed; the tiles it passes go into ``seen``."""
+    ends = []
+    mask = tiles[square] ^ (0xF if colour else 0)
+    for start in (d for d in range(4) if mask >> d & 1):
+        here, d = square, start
+        while True:
+            seen.add(here)
+            nxt = (here[0] + STEP[d][0], here[1] + STEP[d][1])
+            if nxt not in tiles:
+                ends.append((here, d))
+                break
+            if nxt == square:
+                return None
+            edges = (tiles[nxt] ^ (0xF if colour else 0)) & ~(1 << ((d + 2) & 3))
+            d = edges.bit_length() - 1
+            here = nxt
+    return ends
+
+
 def track_results(tiles):
     """{(colour, "loop" | "line")} of the tracks on ``tiles`` ({(x, y): mask}): an independent
     walk along every track, for the flags the engine's Outcome does not report separately."""
@@ -53,25 +74,8 @@ def track_results(tiles):
         for square in tiles:
             if square in seen:
                 continue
-            ends, closed = [], False
-            mask = tiles[square] ^ (0xF if colour else 0)
-            for start in (d for d in range(4) if mask >> d & 1):
-                here, d = square, start
-                while True:
-                    seen.add(here)
-                    nxt = (here[0] + STEP[d][0], here[1] + STEP[d][1])
-                    if nxt not in tiles:
-                        ends.append((here, d))
-                        break
-                    if nxt == square:
-                        closed = True
-                        break
-                    edges = (tiles[nxt] ^ (0xF if colour else 0)) & ~(1 << ((d + 2) & 3))
-                    d = edges.bit_length() - 1
-                    here = nxt
-                if closed:
-                    break
-            if closed:
+            ends = walk_track(tiles, square, colour, seen)
+            if ends is None:
                 found.add((colour, "loop"))
                 continue
             sides = set()
@@ -87,6 +91,20 @@ def expected_flags(tiles):
     wins = track_results(tiles)
     return {"loop_white": (WHITE, "loop") in wins, "loop_red": (RED, "loop") in wins,
             "line_white": (WHITE, "line") in wins, "line_red": (RED, "line") in wins}
+
+
+def expected_threats(tiles, square, width, height):
+    """TRY_THREAT's flags for the tile at ``square``: its track of that colour ends in two
+    orthogonally adjacent empty squares, both inside the ``width`` × ``height`` array."""
+    flags = {}
+    for colour, name in ((WHITE, "threat_white"), (RED, "threat_red")):
+        ends = walk_track(tiles, square, colour, set())
+        flags[name] = False
+        if ends is not None:
+            (ax, ay), (bx, by) = ((x + STEP[d][0], y + STEP[d][1]) for (x, y), d in ends)
+            flags[name] = (abs(ax - bx) + abs(ay - by) == 1 and
+                           all(0 <= x < width and 0 <= y < height for x, y in ((ax, ay), (bx, by))))
+    return flags
 
 
 def unsigned(handle):
@@ -235,15 +253,23 @@ class Game:
                 await drv.command(Op.RESOLVE)
                 if not drv.flags()["illegal"]:
                     await drv.command(Op.DETECT)
-        else:
-            await drv.command(Op.TRY, *coordinates, symbol=Symbol.of(symbol), level=level)
+        threats = not separate and self.rng.random() < 0.5
+        if not separate:
+            await drv.command(Op.TRY_THREAT if threats else Op.TRY, *coordinates,
+                              symbol=Symbol.of(symbol), level=level)
         label = f"{what} {symbol} at array ({x}, {y}) level {level}"
         if reason is not None:
             self.check_flags({reason: True}, label, pos)
             tb.stats[f"illegal {reason}"] += 1
             return None
         flags = expected_flags(self.array_tiles(after))
-        self.check_flags(flags, label, after)
+        if threats:
+            found = expected_threats(self.array_tiles(after), (x, y), tb.width, tb.height)
+            for name, value in found.items():
+                tb.stats[name] += value
+            self.check_flags({**flags, **found}, label, after)
+        else:
+            self.check_flags(flags, label, after)
         self.check_board(after, label)
         self.tally(after, flags)
         return after
@@ -462,6 +488,7 @@ async def random_games(dut):
         dut._log.info(f"cycles {op}: median {values[len(values) // 2]}, max {values[-1]}, "
                       f"n {len(values)}")
     for needed in ("loop_white", "loop_red", "line_white", "line_red", "both colours",
+                   "threat_white", "threat_red",
                    "win for the opponent", "illegal illegal", "illegal occupied",
                    "illegal not_adjacent", "illegal mismatch", "shifts", "moves on the border",
                    "reloads", *(f"replies at level {k}" for k in range(2, tb.levels + 1))):

@@ -9,7 +9,8 @@ import pytest
 
 from fpgatrax.host.bots import make_bot
 from fpgatrax.host.position import Position, tile_symbol
-from fpgatrax.host.search_model import MAX_THREATS, WIN, SearchModel, candidates_in_order
+from fpgatrax.host.search_model import (LEAF_LIMIT, MAX_COUNT, THREAT_WEIGHT, WIN, SearchModel,
+                                         candidates_in_order, makes_threat)
 
 
 def wins_for(position, move, colour):
@@ -71,16 +72,22 @@ def minimax(position, ply, depth):
     me = position.to_move
     moves = position.legal_moves()
     if ply == depth + 1:
-        threat_squares = set()
+        squares = {"threats": set(), "mine": set(), "theirs": set()}
         for move in moves:
             position.play(move)
             winner = position.outcome.winner if position.outcome else None
+            if winner is None:
+                for colour, name in ((me, "mine"), (1 - me, "theirs")):
+                    if makes_threat(position, move[0], colour):
+                        squares[name].add(move[0])
             position.undo()
             if winner == me:
                 return WIN - ply
             if winner is not None:
-                threat_squares.add(move[0])
-        return -min(len(threat_squares), MAX_THREATS)
+                squares["threats"].add(move[0])
+        count = {name: min(len(found), MAX_COUNT) for name, found in squares.items()}
+        value = count["mine"] - count["theirs"] - THREAT_WEIGHT * count["threats"]
+        return max(-LEAF_LIMIT, min(LEAF_LIMIT, value))
     values = [move_value(position, move, ply, depth) for move in moves]
     return max(values) if values else 0
 
