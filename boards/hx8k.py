@@ -1,10 +1,11 @@
-"""iCE40-HX8K breakout board (iCE40HX8K, 7,680 LUT4): the standard game on an 11×11 array.
+"""iCE40-HX8K breakout board (iCE40HX8K, 7,680 LUT4): the standard game on a 10×10 array.
 
-The largest array the HX8K holds with room to route: games whose tiles span at most 10 columns
-and 10 rows, nine in ten of the recorded human games (``SPEC.md`` §6); a longer game raises the
-overflow LED and the player stops answering. The UART is the FTDI's second channel at the 12 MHz
-oscillator; the status shows on LEDs D2 (thinking), D3 (bad input), D4 (overflow) and D5 (game
-over).
+The largest array the HX8K holds with room to route: games whose tiles span at most 9 columns
+and 9 rows (the recorded human games span 8 at the median, 10 at the 90th percentile:
+``SPEC.md`` §6); a longer game raises the overflow LED and the player stops answering. With the
+leaf's threat count an 11×11 array overfilled it by 11 %. The UART is the FTDI's second channel
+at the 12 MHz oscillator; the status shows on LEDs D2 (thinking), D3 (bad input), D4
+(overflow) and D5 (game over).
 """
 
 from amaranth_boards.ice40_hx8k_b_evn import ICE40HX8KBEVNPlatform
@@ -13,7 +14,7 @@ from .build import ICEPROG, Board
 
 BOARDS = [Board(
     name="hx8k", title="iCE40-HX8K breakout", platform=ICE40HX8KBEVNPlatform,
-    width=11, height=11, variant="standard", programmer=ICEPROG,
+    width=10, height=10, variant="standard", programmer=ICEPROG,
     depth=2,          # a third ply's trial level and frame overfill the HX8K by 1 %
     leds=(("led", 0), ("led", 1), ("led", 2), ("led", 3)),
 )]

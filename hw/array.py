@@ -77,10 +77,10 @@ Outputs for the search
 ``bbox`` is the bounding box of the tiles of every level (``empty`` when there are none), in
 cell coordinates, and ``border`` is true when a tile touches the array's edge (the game is about
 to outgrow the array unless shifted). ``board`` is every cell's tile, cell ``(x, y)`` at bits
-``4*(y*width + x)``: for testbenches; synthesis removes it when unused. No threat evaluation is
-provided beyond TRY_THREAT's two flags: the search's leaf evaluation counts them.
+``4*(y*width + x)``: for testbenches; synthesis removes it when unused.
 
-TRY_THREAT adds two passes to DETECT, one per colour, each 9 clocks plus the length of the
+TRY_THREAT's two flags are what the search's leaf evaluation counts. It adds two passes to
+DETECT, one per colour, each 9 clocks plus the length of the
 placed tile's track: the flag floods from the placed square alone, the empty squares its track
 enters mark themselves as ends, and an end next to an end sets the flag. Ends outside the array
 are not seen, so a threat there is not reported.
