@@ -16,15 +16,17 @@ short:
   out, the unfinished iteration's best move so far is played, if it has one.
 
 The recursion is a stack of *frames*, one per ply: the square and symbol being tried, the
-ply's alpha, beta and best value, and where it is in its move order. Going one ply deeper pushes the frame; coming back pops it and
-discards the trial level of the move just valued, which removes every deeper level with it. The
+ply's alpha, beta and best value, and where it is in its move order. Going one ply deeper
+pushes the frame; coming back pops it and discards the trial level of the move just valued,
+which removes every deeper level with it. The
 ring of squares a ply scans needs no storage: whenever the scan moves on, the array holds just
 the ply's position (the move tried last placed nothing, or has been discarded), so the ring
 follows from the array's bounding box. Values are small signed numbers (a win at ply *k* is worth
 ``WIN - k``), so a frame is a few dozen flip-flops.
 
-Every candidate is one TRY command of the array (place, forced play, loop and line detection),
-and every TRY that places a tile counts as one *trial*, the unit the model counts too; a budget
+Every candidate is one TRY command of the array (place, forced play, loop and line detection;
+TRY_THREAT at a leaf, which adds the threat passes), and every one that places a tile counts as
+one *trial*, the unit the model counts too; a budget
 stops the search at a trial count. Squares are only ever tried inside the array, so the player
 centres the tiles before each search (see ``window_of`` in the model) and the model skips the
 same squares. The search owns the array's command port while ``busy``; the player multiplexes
