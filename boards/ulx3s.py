@@ -1,9 +1,9 @@
 """ULX3S (ECP5), in two sizes: the UART on the FTDI chip at the 25 MHz oscillator, LEDs D0
 (thinking), D1 (bad input), D2 (overflow) and D3 (game over).
 
-The LFE5U-85F has a 24×24 array, far beyond any recorded game (32×32 with the leaf's threat
-count left the router congested after 40 minutes); the LFE5U-25F holds 16×16, which still holds
-every one of the recorded human games (``SPEC.md`` §6).
+The LFE5U-85F has a 20×20 array, beyond any recorded game (with the leaf's threat count, 32×32
+and 24×24 left the router congested after 40 and 25 minutes); the LFE5U-25F holds 16×16, which
+still holds every one of the recorded human games (``SPEC.md`` §6).
 """
 
 from amaranth_boards.ulx3s import ULX3S_25F_Platform, ULX3S_85F_Platform
@@ -18,4 +18,4 @@ def _ulx3s(platform, size):
                  leds=(("led", 0), ("led", 1), ("led", 2), ("led", 3)))
 
 
-BOARDS = [_ulx3s(ULX3S_85F_Platform, 24), _ulx3s(ULX3S_25F_Platform, 16)]
+BOARDS = [_ulx3s(ULX3S_85F_Platform, 20), _ulx3s(ULX3S_25F_Platform, 16)]
