@@ -59,9 +59,8 @@ STATUS = ["thinking", "bad_input", "overflow", "game_over"]
 SEED = 1
 
 #: The most cycles one trial of the search takes on average over a whole search, as measured on
-#: the gateware by ``python -m fpgatrax.boards.movetime --measure``: 115 for the previous search;
-#: the negamax's highest is 127.8 (median 59.2), which stretches the half second to 0.56 s. The
-#: bitstreams in the README were built with budgets from 115.
+#: the gateware by ``python -m fpgatrax.boards.movetime --measure``, rounded up: for the current
+#: search (killer moves, the leaf's threat passes) the highest was 90.9 (median 74.9).
 CYCLES_PER_TRIAL = 115
 #: The time a board's search may take: half the protocol's second per move.
 MOVE_SECONDS = 0.5

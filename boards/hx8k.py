@@ -15,6 +15,6 @@ from .build import ICEPROG, Board
 BOARDS = [Board(
     name="hx8k", title="iCE40-HX8K breakout", platform=ICE40HX8KBEVNPlatform,
     width=10, height=10, variant="standard", programmer=ICEPROG,
-    depth=2,          # a third ply's trial level and frame overfill the HX8K by 1 %
+    depth=2,          # a third ply overfilled even the 11×11 player without the threat count
     leds=(("led", 0), ("led", 1), ("led", 2), ("led", 3)),
 )]

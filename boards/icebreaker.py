@@ -3,9 +3,10 @@
 The standard game needs about a 16×16 array, three times what the UP5K holds, so this board plays
 the 8x8 variant, whose whole game fits an 8×8 array. While the tiles span fewer than 8 columns
 (or rows) the centred array may lack the ring of candidate squares on one side; those moves are
-then not considered, and an opponent's move there is shifted in (the player's LOCATE). The UART is the FTDI's second channel at the
-12 MHz oscillator; the status shows on the main board's LEDs (red: bad input, green: thinking)
-and on the snap-off PMOD's centre red (overflow) and first green (game over).
+then not considered, and an opponent's move there is shifted in (the player's LOCATE). The UART
+is the FTDI's second channel at the 12 MHz oscillator; the status shows on the main board's LEDs
+(red: bad input, green: thinking) and on the snap-off PMOD's centre red (overflow) and first
+green (game over).
 """
 
 from amaranth_boards.icebreaker import ICEBreakerPlatform

@@ -67,8 +67,8 @@ The sweep writes level 0, so shift and clear committed positions only.
 Flags
 -----
 ``flags`` holds the result of the last PLACE, RESOLVE, DETECT, TRY or TRY_THREAT; each of these
-first clears the flags it can report (TRY, TRY_THREAT and PLACE clear all of them). *loop_white* etc. are true when that
-colour has a loop, or a line (a track joining the outermost left and right edges, or top and
+first clears the flags it can report (TRY, TRY_THREAT and PLACE clear all of them).
+*loop_white* etc. are true when that colour has a loop, or a line (a track joining the outermost left and right edges, or top and
 bottom, of the tiles in play with a span of at least 8), anywhere on the board: the search
 combines them with the rule "if both, the mover wins".
 
@@ -80,8 +80,7 @@ to outgrow the array unless shifted). ``board`` is every cell's tile, cell ``(x,
 ``4*(y*width + x)``: for testbenches; synthesis removes it when unused.
 
 TRY_THREAT's two flags are what the search's leaf evaluation counts. It adds two passes to
-DETECT, one per colour, each 9 clocks plus the length of the
-placed tile's track: the flag floods from the placed square alone, the empty squares its track
+DETECT, one per colour, each 9 clocks plus the length of the placed tile's track: the flag floods from the placed square alone, the empty squares its track
 enters mark themselves as ends, and an end next to an end sets the flag. Ends outside the array
 are not seen, so a threat there is not reported.
 """

@@ -143,7 +143,7 @@ class MoveSearch(wiring.Component):
         # The leaf's counts of squares, and whether this square has been counted in each.
         threats, mine_near, theirs_near = (Signal(range(MAX_COUNT + 1), name=name)
                                            for name in ("threats", "mine_near", "theirs_near"))
-        counted = Signal(3)
+        counted = Signal(3)                         # threats, mine_near, theirs_near
         best_move = Signal(square_layout(W, H))      # this iteration's best root move
         best_valid = Signal()
         chosen = Signal(square_layout(W, H))         # the last finished iteration's
