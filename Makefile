@@ -4,36 +4,51 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: install test bench bench-engine bench-bots bench-player
+.PHONY: install test test-fast lint bench bench-engine bench-bots bench-player
 
-# The virtual environment, with the project installed editable; redone when pyproject changes.
+# The virtual environment, with the project and every extra (gateware, simulation, boards, the
+# test and lint tools) installed editable; redone when pyproject changes.
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e .
+	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $@
 
 install: $(STAMP)
 
-# The whole test suite. pytest's exit status 5 means it collected no test (a selection that
-# matched nothing): that is reported, not treated as a failure of the code.
-test: $(STAMP)
-	$(PY) -m pytest; status=$$?; \
+# pytest, with its exit status 5 (it collected no test: a selection that matched nothing)
+# reported rather than treated as a failure of the code.
+PYTEST = $(PY) -m pytest $(1); status=$$?; \
 	if [ $$status -eq 5 ]; then echo "pytest collected no tests"; exit 0; fi; exit $$status
+
+# Everything: lint, the import contract and type checks, then the whole suite on every core.
+test: lint
+	$(call PYTEST,)
+
+# The pure-Python tier only: no Verilator model, no bitstream (about a minute).
+test-fast: $(STAMP)
+	$(call PYTEST,-m "not verilator and not nextpnr")
+
+# Ruff's findings, the one-way import layers (pyproject's importlinter contract) and mypy's
+# type checks of the typed packages.
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports
+	$(VENV)/bin/mypy
 
 bench: bench-engine bench-bots bench-player bench-strength
 
 # Cycles per move of the gateware player in Verilator, and the time at board clocks (minutes).
 bench-player: $(STAMP)
-	$(PY) -m fpgatrax.sim.bench_player
+	$(PY) -m fpgatrax.host.bench.player
 
 # Reference engine speed: perft leaves per second and random-play positions per second.
 bench-engine: $(STAMP)
-	$(PY) -m fpgatrax.host.bench_engine
+	$(PY) -m fpgatrax.host.bench.engine
 
 # Bot strength: a small round robin between the software bots (about half a minute).
 bench-bots: $(STAMP)
-	$(PY) -m fpgatrax.host.bench_bots
+	$(PY) -m fpgatrax.host.bench.bots
 
 .PHONY: verify-array report
 
@@ -46,7 +61,7 @@ verify-array: $(STAMP)
 # Size and speed of the tile array per device: LUTs, flip-flops, LUTs per cell, Fmax (slow:
 # synthesis and place-and-route of every size).
 report: $(STAMP)
-	$(PY) -m fpgatrax.hw.report
+	$(PY) -m fpgatrax.host.bench.array_size
 
 .PHONY: match bench-strength
 
@@ -60,7 +75,7 @@ match: $(STAMP)
 # issue's targets (a few minutes on two cores; `make bench-strength ARGS=--quick` a few
 # seconds).
 bench-strength: $(STAMP)
-	$(PY) -m fpgatrax.sim.bench_strength $(ARGS)
+	$(PY) -m fpgatrax.host.bench.strength $(ARGS)
 
 .PHONY: bitstream bitstreams program board-report
 

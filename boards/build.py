@@ -16,7 +16,7 @@ LEDs show the player's status, and how it is programmed. Everything else is here
 - :func:`program` loads the bitstream with the board's programmer when it is installed, and
   otherwise says what to install.
 
-The search's budget (trials per move) follows from the clock: as many trials as fit in
+The search's trial limit (trials per move) follows from the clock: as many trials as fit in
 :data:`MOVE_SECONDS` at :data:`CYCLES_PER_TRIAL`, the most cycles per trial measured, so no
 answer can come late (``boards/movetime.py`` measures both). Why no PLL: a faster clock would
 buy a deeper search at the cost of timing margin and one more part to go wrong; the oscillator
@@ -39,10 +39,10 @@ from amaranth.build.run import LocalBuildProducts
 from amaranth.hdl import Elaboratable, Module
 from amaranth.lib import io
 
-from ..host.position import VARIANTS
-from ..host.search_model import DEFAULT_DEPTH
-from ..hw.player import Player
-from ..hw.report import achieved_fmax, cell_counts, does_not_fit, tool
+from fpgatrax.boards.toolchain import achieved_fmax, cell_counts, does_not_fit, tool
+from fpgatrax.host.rules.variant import VARIANT_NAMES
+from fpgatrax.hw.player import Player
+from fpgatrax.hw.search_model import DEFAULT_DEPTH
 
 __all__ = ["Programmer", "Board", "BoardTop", "BoardError", "BOARD_MODULES", "boards", "board",
            "build", "check_timing", "figures", "program", "STATUS"]
@@ -59,15 +59,15 @@ STATUS = ["thinking", "bad_input", "overflow", "game_over"]
 SEED = 1
 
 #: The most cycles one trial of the search takes on average over a whole search, as measured on
-#: the gateware by ``python -m fpgatrax.boards.movetime --measure``, rounded up: for the current
+#: the gateware by ``python -m fpgatrax.host.bench.movetime --measure``, rounded up: for the current
 #: search (killer moves, the leaf's threat passes) the highest was 90.9 (median 74.9).
 CYCLES_PER_TRIAL = 115
 #: The time a board's search may take: half the protocol's second per move.
 MOVE_SECONDS = 0.5
 
 
-def budget_for(clk_freq):
-    """The search budget (trials per move, in whole thousands) for a clock of ``clk_freq`` Hz."""
+def max_trials_for(clk_freq):
+    """The search's trial limit (trials per move, in whole thousands) for a clock of ``clk_freq`` Hz."""
     return int(clk_freq * MOVE_SECONDS / CYCLES_PER_TRIAL) // 1000 * 1000
 
 
@@ -109,8 +109,8 @@ class Board:
     resources: tuple = ()
 
     def __post_init__(self):
-        if self.variant not in VARIANTS:
-            raise ValueError(f"{self.name}: variant must be one of {', '.join(VARIANTS)}")
+        if self.variant not in VARIANT_NAMES:
+            raise ValueError(f"{self.name}: variant must be one of {', '.join(VARIANT_NAMES)}")
         if len(self.leds) > len(STATUS):
             raise ValueError(f"{self.name}: at most {len(STATUS)} status LEDs")
 
@@ -132,15 +132,15 @@ class Board:
         return int(self.platform().default_clk_frequency)
 
     @property
-    def budget(self):
+    def max_trials(self):
         """Trials per move: what :data:`MOVE_SECONDS` affords at the board's clock."""
-        return budget_for(self.clk_freq)
+        return max_trials_for(self.clk_freq)
 
     @property
     def worst_move_seconds(self):
-        """An upper bound of the time to answer: the budget plus a whole win pass (at most
+        """An upper bound of the time to answer: the trial limit plus a whole win pass (at most
         three symbols on every square), at :data:`CYCLES_PER_TRIAL`."""
-        trials = self.budget + 3 * self.width * self.height
+        trials = self.max_trials + 3 * self.width * self.height
         return trials * CYCLES_PER_TRIAL / self.clk_freq
 
 
@@ -150,7 +150,7 @@ class BoardTop(Elaboratable):
     def __init__(self, board):
         self.board = board
         self.player = Player(width=board.width, height=board.height, clk_freq=board.clk_freq,
-                             depth=board.depth, budget=board.budget, variant=board.variant)
+                             depth=board.depth, max_trials=board.max_trials, variant=board.variant)
 
     def elaborate(self, platform):
         m = Module()
@@ -223,7 +223,7 @@ def build(target, log=print):
     figures = {
         "board": target.title, "device": target.platform.device, "variant": target.variant,
         "array": f"{target.width}x{target.height}", "depth": target.depth,
-        "budget": target.budget,
+        "max_trials": target.max_trials,
         "luts": luts, "ffs": ffs, "clock_mhz": target.clk_freq / 1e6,
         "fmax_mhz": achieved_fmax(work / f"{name}.report.json"),
         "build_s": round(time.monotonic() - started),

@@ -12,7 +12,7 @@ from amaranth.build import Attrs
 from amaranth_boards.colorlight_5a75b_r7_0 import Colorlight_5A75B_R70Platform
 from amaranth_boards.resources import LEDResources
 
-from .build import OPENFPGALOADER, Board
+from fpgatrax.boards.build import OPENFPGALOADER, Board
 
 BOARDS = [Board(
     name="colorlight", title="Colorlight 5A-75B", platform=Colorlight_5A75B_R70Platform,

@@ -2,7 +2,7 @@
 
 The largest array the HX8K holds with room to route: games whose tiles span at most 9 columns
 and 9 rows (the recorded human games span 8 at the median, 10 at the 90th percentile:
-``SPEC.md`` §6); a longer game raises the overflow LED and the player stops answering. With the
+``docs/figures.md``); a longer game raises the overflow LED and the player stops answering. With the
 leaf's threat count an 11×11 array overfilled it by 11 %. The UART is the FTDI's second channel
 at the 12 MHz oscillator; the status shows on LEDs D2 (thinking), D3 (bad input), D4
 (overflow) and D5 (game over).
@@ -10,7 +10,7 @@ at the 12 MHz oscillator; the status shows on LEDs D2 (thinking), D3 (bad input)
 
 from amaranth_boards.ice40_hx8k_b_evn import ICE40HX8KBEVNPlatform
 
-from .build import ICEPROG, Board
+from fpgatrax.boards.build import ICEPROG, Board
 
 BOARDS = [Board(
     name="hx8k", title="iCE40-HX8K breakout", platform=ICE40HX8KBEVNPlatform,

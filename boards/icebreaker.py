@@ -11,7 +11,7 @@ green (game over).
 
 from amaranth_boards.icebreaker import ICEBreakerPlatform
 
-from .build import ICEPROG, Board
+from fpgatrax.boards.build import ICEPROG, Board
 
 BOARDS = [Board(
     name="icebreaker", title="iCEBreaker", platform=ICEBreakerPlatform,

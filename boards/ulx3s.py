@@ -3,12 +3,12 @@
 
 The LFE5U-85F has a 20×20 array, beyond any recorded game (with the leaf's threat count, 32×32
 and 24×24 left the router congested after 40 and 25 minutes); the LFE5U-25F holds 16×16, which
-still holds every one of the recorded human games (``SPEC.md`` §6).
+still holds every one of the recorded human games (``docs/figures.md``).
 """
 
 from amaranth_boards.ulx3s import ULX3S_25F_Platform, ULX3S_85F_Platform
 
-from .build import OPENFPGALOADER, Board
+from fpgatrax.boards.build import OPENFPGALOADER, Board
 
 
 def _ulx3s(platform, size):

@@ -89,12 +89,12 @@ from amaranth.hdl import Array, Cat, Const, Module, Mux, Signal
 from amaranth.lib import data, enum, stream, wiring
 from amaranth.lib.wiring import In, Out
 
-from .cell import Cell, control_layout
-from .tiles import TILE_BITS, Direction, Symbol, first_colouring, opposite
+from fpgatrax.host.rules.variant import LINE_SPAN
+from fpgatrax.hw.cell import Cell, control_layout
+from fpgatrax.hw.tiles import TILE_BITS, Direction, Symbol, first_colouring, opposite
 
 __all__ = ["Op", "Flags", "command_layout", "bounding_box_layout", "command_states", "TileArray"]
 
-LINE_SPAN = 8
 
 
 class Op(enum.Enum, shape=4):

@@ -41,7 +41,7 @@ from amaranth.hdl import Cat, Module, Mux, Signal
 from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
-from .tiles import TILE_BITS
+from fpgatrax.hw.tiles import TILE_BITS
 
 __all__ = ["cell_state_layout", "control_layout", "Neighbour", "Cell"]
 

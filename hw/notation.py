@@ -1,4 +1,4 @@
-"""The move notation of ``SPEC.md`` §4 in gateware: text to numbers and back.
+"""The move notation of ``docs/notation.md`` in gateware: text to numbers and back.
 
 A move such as ``AA10/`` is a column in bijective base 26 (``@`` = 0, ``A`` = 1 ... ``Z`` = 26,
 ``AA`` = 27), a row in decimal (``0`` = the empty row above the tiles) and a tile symbol. These
@@ -18,7 +18,7 @@ from amaranth import *
 from amaranth.lib import data, stream, wiring
 from amaranth.lib.wiring import In, Out
 
-from .tiles import Symbol
+from fpgatrax.hw.tiles import Symbol
 
 __all__ = ["Symbol", "MoveLayout", "DecodedLayout", "NotationDecoder", "NotationEncoder",
            "LF"]
@@ -55,7 +55,7 @@ class NotationDecoder(wiring.Component):
 
     The characters of a line arrive on ``chars``; the line feed that ends them produces one
     result on ``move`` (an empty line gives an error, so the caller should drop those first).
-    The decoder accepts exactly what ``fpgatrax.host.notation.parse_text`` accepts: column letters
+    The decoder accepts exactly what ``fpgatrax.host.rules.notation.parse_text`` accepts: column letters
     (``@`` alone, or ``A``-``Z`` in bijective base 26), decimal row digits without a leading zero,
     one of ``+ / \\``, and nothing after it; a column or row too large for its width is an error
     too. It takes no new character while a result waits to be taken.

@@ -36,24 +36,23 @@ from amaranth.hdl import Const, Module, Mux, ResetInserter, Signal
 from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
 
-from ..host.position import VARIANTS
-from .array import Op, TileArray, command_layout, command_states
-from .protocol import Colour, Protocol
-from ..host.search_model import DEFAULT_DEPTH
-from .search import MoveSearch, square_layout
-from .tiles import Direction
-from .uart import UARTReceiver, UARTTransmitter
+from fpgatrax.host.rules.variant import variant_named
+from fpgatrax.hw.array import Op, TileArray, command_layout, command_states
+from fpgatrax.hw.protocol import Colour, Protocol
+from fpgatrax.hw.search import MoveSearch, square_layout
+from fpgatrax.hw.search_model import DEFAULT_DEPTH
+from fpgatrax.hw.tiles import Direction
+from fpgatrax.hw.uart import UARTReceiver, UARTTransmitter
 
 __all__ = ["Player", "SIM_PROFILE"]
 
-LINE_SPAN = 8
 
 # Parameters of the simulated board (sim/): an array roomy enough for bot games (which sprawl
 # more than human ones), a clock of a typical board, a fast link so that the simulation spends
-# its cycles on thinking, and the boards' search with a small budget (a board affords about
+# its cycles on thinking, and the boards' search with a small trial limit (a board affords about
 # 100,000 trials a move; 5,000 keep a simulated move to a few seconds of simulation).
 SIM_PROFILE = {"width": 20, "height": 20, "clk_freq": 24_000_000, "baud": 1_500_000,
-               "depth": DEFAULT_DEPTH, "budget": 5000}
+               "depth": DEFAULT_DEPTH, "max_trials": 5000}
 
 
 class Player(wiring.Component):
@@ -70,7 +69,7 @@ class Player(wiring.Component):
     depth : int
         The search's plies of negamax (``MoveSearch``); the array gets ``depth + 1`` trial
         levels.
-    budget : int
+    max_trials : int
         The search's trials at most (``MoveSearch``; 0: no limit).
     variant : str
         ``standard``, ``8x8`` or ``loop``.
@@ -97,21 +96,21 @@ class Player(wiring.Component):
         the transmitter, for the last answer.
     """
 
-    def __init__(self, *, width, height, clk_freq, baud=19200, depth=DEFAULT_DEPTH, budget=0,
+    def __init__(self, *, width, height, clk_freq, baud=19200, depth=DEFAULT_DEPTH, max_trials=0,
                  variant="standard", team="FT"):
-        if variant not in VARIANTS:
-            raise ValueError(f"variant must be one of {', '.join(VARIANTS)}, not {variant!r}")
-        if variant == "8x8" and (width < LINE_SPAN or height < LINE_SPAN):
-            raise ValueError("the 8x8 variant needs an array of at least 8×8")
+        variant = variant_named(variant)
+        limit = variant.span_limit
+        if limit is not None and (width < limit or height < limit):
+            raise ValueError(f"the {variant} variant needs an array of at least {limit}×{limit}")
         self.width, self.height = width, height
         self.clk_freq, self.baud = clk_freq, baud
-        self.depth, self.budget, self.variant, self.team = depth, budget, variant, team
+        self.depth, self.max_trials, self.variant, self.team = depth, max_trials, variant, team
         # Submodules are made here so that their parameters are checked at once.
         self._rx = UARTReceiver(clk_freq=clk_freq, baud=baud)
         self._tx = UARTTransmitter(clk_freq=clk_freq, baud=baud)
         self._protocol = Protocol(team=team, col_bits=(width + 1).bit_length(),
                                   row_bits=(height + 1).bit_length())
-        self._search = MoveSearch(width, height, depth=depth, budget=budget, variant=variant)
+        self._search = MoveSearch(width, height, depth=depth, max_trials=max_trials, variant=variant)
         self._array = TileArray(width, height, self._search.levels)
         super().__init__({
             "rx": In(1, init=1),
@@ -176,10 +175,11 @@ class Player(wiring.Component):
         target_x = (W - columns) >> 1
         target_y = (H - rows) >> 1
         too_wide = Const(0, 1)
-        if self.variant == "8x8":
-            too_wide = (columns > LINE_SPAN) | (rows > LINE_SPAN)
+        limit = self.variant.span_limit
+        if limit is not None:
+            too_wide = (columns > limit) | (rows > limit)
         won = flags.loop_white | flags.loop_red
-        if self.variant != "loop":
+        if self.variant.line_span is not None:
             won = won | flags.line_white | flags.line_red
 
         def command(state, fields, then):

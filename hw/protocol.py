@@ -1,4 +1,4 @@
-"""The referee's protocol (``SPEC.md`` §5) between the UART and the move search.
+"""The referee's protocol (``docs/protocol.md``) between the UART and the move search.
 
 Received bytes become lines, and lines become events for the player: a new game (``-W``, or
 ``-B`` and its synonym ``-R``), or the opponent's move as notation numbers. The team-code
@@ -16,7 +16,7 @@ from amaranth import *
 from amaranth.lib import enum, stream, wiring
 from amaranth.lib.wiring import In, Out
 
-from .notation import LF, MoveLayout, NotationDecoder, NotationEncoder
+from fpgatrax.hw.notation import LF, MoveLayout, NotationDecoder, NotationEncoder
 
 __all__ = ["Colour", "Protocol"]
 
@@ -27,7 +27,7 @@ BAD_INPUT_BITS = 8
 
 
 class Colour(enum.Enum, shape=1):
-    """The player's colour in a new game (numbered as ``fpgatrax.host.position``)."""
+    """The player's colour in a new game (numbered as ``fpgatrax.host.rules.position``)."""
     WHITE = 0       # -W: the player moves first
     RED = 1         # -B or -R: the player waits for white's move
 

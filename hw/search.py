@@ -1,7 +1,7 @@
 """The move search: the FSM that drives the tile array to choose the player's move.
 
-It is the gateware twin of :mod:`fpgatrax.host.search_model`, which documents the algorithm and
-picks the same move for the same position, depth, budget and array size; read that first. In
+It is the gateware twin of :mod:`fpgatrax.hw.search_model`, which documents the algorithm and
+picks the same move for the same position, depth, trial limit and array size; read that first. In
 short:
 
 - a **win pass** tries every candidate (raster order over the tiles' ring, symbols ``+ / \\``)
@@ -12,7 +12,7 @@ short:
   there, or a value from three counts of squares (the opponent's threats, and the moves that
   leave a loop threat of either colour);
 - each ply tries one move first: at the root the last iteration's choice, deeper down the
-  ply's *killer* (the last move that cut a node off there, or won a leaf); when the budget runs
+  ply's *killer* (the last move that cut a node off there, or won a leaf); when the trial limit runs
   out, the unfinished iteration's best move so far is played, if it has one.
 
 The recursion is a stack of *frames*, one per ply: the square and symbol being tried, the
@@ -26,7 +26,7 @@ follows from the array's bounding box. Values are small signed numbers (a win at
 
 Every candidate is one TRY command of the array (place, forced play, loop and line detection;
 TRY_THREAT at a leaf, which adds the threat passes), and every one that places a tile counts as
-one *trial*, the unit the model counts too; a budget
+one *trial*, the unit the model counts too; a trial limit
 stops the search at a trial count. Squares are only ever tried inside the array, so the player
 centres the tiles before each search (see ``window_of`` in the model) and the model skips the
 same squares. The search owns the array's command port while ``busy``; the player multiplexes
@@ -37,14 +37,13 @@ from amaranth.hdl import Array, Cat, Const, Module, Mux, Signal, signed
 from amaranth.lib import data, stream, wiring
 from amaranth.lib.wiring import In, Out
 
-from ..host.position import VARIANTS
-from ..host.search_model import DEFAULT_DEPTH, LEAF_LIMIT, MAX_COUNT, THREAT_WEIGHT, WIN
-from .array import Flags, Op, bounding_box_layout, command_layout, command_states
-from .tiles import Symbol
+from fpgatrax.host.rules.variant import variant_named
+from fpgatrax.hw.array import Flags, Op, bounding_box_layout, command_layout, command_states
+from fpgatrax.hw.search_model import DEFAULT_DEPTH, LEAF_LIMIT, MAX_COUNT, THREAT_WEIGHT, WIN
+from fpgatrax.hw.tiles import Symbol
 
 __all__ = ["MoveSearch", "square_layout"]
 
-LINE_SPAN = 8
 INF = WIN + 1           # beyond every value: the empty window's bounds
 VALUE = signed(7)       # -INF … INF
 
@@ -76,7 +75,7 @@ class MoveSearch(wiring.Component):
         The array's size (the search's coordinates and ring clamping follow it).
     depth : int
         Plies of negamax; the array needs ``depth + 1`` trial levels (``self.levels``).
-    budget : int
+    max_trials : int
         The most trials a search makes (0: no limit), which bounds its time.
     variant : str
         ``standard``, ``8x8`` (a trial spanning more than 8 columns or rows is illegal) or
@@ -101,15 +100,13 @@ class MoveSearch(wiring.Component):
         The array's command port and the outputs the search reads (see ``TileArray``).
     """
 
-    def __init__(self, width, height, *, depth=DEFAULT_DEPTH, budget=0, variant="standard"):
-        if not isinstance(budget, int) or budget < 0:
-            raise ValueError(f"budget must be a whole number (0: no limit), not {budget!r}")
+    def __init__(self, width, height, *, depth=DEFAULT_DEPTH, max_trials=0, variant="standard"):
+        if not isinstance(max_trials, int) or max_trials < 0:
+            raise ValueError(f"max_trials must be a whole number (0: no limit), not {max_trials!r}")
         if not isinstance(depth, int) or not 1 <= depth <= WIN // 4:
             raise ValueError(f"depth must be a whole number from 1 to {WIN // 4}, not {depth!r}")
-        if variant not in VARIANTS:
-            raise ValueError(f"variant must be one of {', '.join(VARIANTS)}, not {variant!r}")
         self.width, self.height = width, height
-        self.depth, self.budget, self.variant = depth, budget, variant
+        self.depth, self.max_trials, self.variant = depth, max_trials, variant_named(variant)
         self.levels = depth + 1
         super().__init__({
             "start": In(1),
@@ -156,7 +153,7 @@ class MoveSearch(wiring.Component):
 
         # What the last TRY found, from the point of view of the side that moved at ``ply``
         # (the mover at odd plies).
-        lines = self.variant != "loop"
+        lines = self.variant.line_span is not None
         white = flags.loop_white | (flags.line_white if lines else 0)
         red = flags.loop_red | (flags.line_red if lines else 0)
         side = mover ^ ~ply[0]
@@ -170,11 +167,11 @@ class MoveSearch(wiring.Component):
         m.d.comb += leaf_value.eq(mine_near - theirs_near - THREAT_WEIGHT * threats)
         nothing_placed = flags.occupied | flags.not_adjacent
         too_wide = Const(0, 1)
-        if self.variant == "8x8":
-            too_wide = ((bbox.max_x - bbox.min_x) >= LINE_SPAN) | \
-                       ((bbox.max_y - bbox.min_y) >= LINE_SPAN)
+        limit = self.variant.span_limit
+        if limit is not None:
+            too_wide = ((bbox.max_x - bbox.min_x) >= limit) | ((bbox.max_y - bbox.min_y) >= limit)
         legal = ~flags.illegal & ~too_wide
-        out_of_budget = (self.trials >= self.budget - 1) if self.budget else Const(0, 1)
+        out_of_trials = (self.trials >= self.max_trials - 1) if self.max_trials else Const(0, 1)
         # ``chosen`` holds a finished iteration's choice from the second iteration on.
         chosen_valid = horizon != 1
         # This ply's first move, met again in raster order: valued already (a leaf looks at it
@@ -288,7 +285,7 @@ class MoveSearch(wiring.Component):
                             m.next = "DROP_WIN"
                         with m.Else():
                             m.next = "DROP_NEXT"
-                    with m.Elif(out_of_budget):
+                    with m.Elif(out_of_trials):
                         m.next = "ABORT"
                     with m.Elif(~legal | repeat):
                         m.next = "DROP_NEXT"

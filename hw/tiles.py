@@ -1,7 +1,7 @@
 """Tile encodings shared by the gateware and its testbenches.
 
 A tile is the 4-bit mask of its *white* edges, exactly as in the reference engine
-(``fpgatrax.host.position``): bit 0 north, 1 east, 2 south, 3 west; the other two edges are red;
+(``fpgatrax.host.rules.position``): bit 0 north, 1 east, 2 south, 3 west; the other two edges are red;
 ``0`` is an empty square. Keeping the engine's encoding means a testbench compares cells with
 ``pos.tiles`` without any translation, and every edge colour is a wire, not a decoder.
 
@@ -12,7 +12,7 @@ colouring from the neighbours, and the symbol's *first* colouring (the engine's
 
 from amaranth.lib import enum
 
-from ..host.position import SYMBOL_TILES, SYMBOLS
+from fpgatrax.host.rules.position import SYMBOL_TILES, SYMBOLS
 
 __all__ = ["TILE_BITS", "Symbol", "Direction", "first_colouring", "opposite"]
 
@@ -20,7 +20,7 @@ TILE_BITS = 4
 
 
 class Symbol(enum.Enum, shape=2):
-    """A tile type, in the order of ``fpgatrax.host.position.SYMBOLS``."""
+    """A tile type, in the order of ``fpgatrax.host.rules.position.SYMBOLS``."""
     PLUS = 0       # +
     SLASH = 1      # /
     BACKSLASH = 2  # \

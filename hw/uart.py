@@ -1,4 +1,4 @@
-"""The serial link of ``SPEC.md`` §5: an asynchronous 8N1 receiver and transmitter.
+"""The serial link of ``docs/protocol.md``: an asynchronous 8N1 receiver and transmitter.
 
 amaranth-stdio, which has a UART of this shape, is not on PyPI, so the player carries its own.
 Both halves are ``wiring.Component``\\ s whose bytes travel as ``lib.stream`` interfaces, so that

@@ -1,6 +1,6 @@
 """cocotb testbench of the tile array: random games of the reference engine, move by move.
 
-The engine (``fpgatrax.host.position``) is the judge. Every turn the testbench tries the move in
+The engine (``fpgatrax.host.rules.position``) is the judge. Every turn the testbench tries the move in
 the array and compares every cell, the bounding box, the border flag and every result flag with
 the engine; it also tries engine-illegal moves (occupied, not adjacent, colours that do not
 match, three edges of one colour) and checks that the array flags them and that discarding the
@@ -26,10 +26,16 @@ import cocotb
 from cocotb.clock import Clock
 from cocotb.triggers import FallingEdge, ReadOnly, RisingEdge, with_timeout
 
-from fpgatrax.host.notation import format_move
-from fpgatrax.host.position import (IllegalMove, Position, SYMBOL_TILES, key_of, tile_symbol,
-                                    xy_of)
-from fpgatrax.host.render import render_text
+from fpgatrax.host.pictures.text import render_text
+from fpgatrax.host.rules.notation import format_move
+from fpgatrax.host.rules.position import (
+    SYMBOL_TILES,
+    IllegalMove,
+    Position,
+    key_of,
+    tile_symbol,
+    xy_of,
+)
 from fpgatrax.hw.array import Flags, Op, bounding_box_layout, command_layout
 from fpgatrax.hw.tiles import Direction, Symbol
 
@@ -400,13 +406,13 @@ class Game:
 
     # -- a whole game ---------------------------------------------------------------------
 
-    async def play(self, budget):
+    async def play(self, moves):
         tb, rng, drv = self.tb, self.rng, self.tb.driver
         await drv.command(Op.CLEAR)
         self.check_board(self.pos, "clear before a game")
         self.offset = (rng.randrange(tb.width), rng.randrange(tb.height))
         played = 0
-        while played < budget and self.pos.outcome is None:
+        while played < moves and self.pos.outcome is None:
             direction = self.shift_choice()
             if direction is not None:
                 await self.shift(direction)

@@ -2,7 +2,7 @@
 
 People without a board play the very ``Player`` that goes into the bitstream, with the
 simulation profile of its parameters (``SIM_PROFILE``: the array size, a board's clock, a fast
-link, a small search budget). Its Verilog is compiled by Verilator with the C++ harness
+link, a small trial limit for the search). Its Verilog is compiled by Verilator with the C++ harness
 ``board_main.cpp`` into a standalone program that runs the clock freely (no Python per clock) and
 bridges the player's UART pins to a pseudo-terminal. The referee then opens that terminal as a
 serial port, the same code path as for ``/dev/ttyUSB0``, and so can ``screen`` or pyserial.
@@ -36,9 +36,9 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ..host.cli import UserError
-from ..host.transport import Disconnected, NoAnswer, SerialTransport
-from .runner import BUILD_ROOT, verilator_environment
+from fpgatrax.host.link.transport import Disconnected, NoAnswer, SerialTransport
+from fpgatrax.host.rules.errors import UserError
+from fpgatrax.sim.runner import BUILD_ROOT, verilator_environment
 
 __all__ = ["BOARD_ROOT", "board_parameters", "build_board", "BoardProgram", "BoardProcess",
            "SimulatedBoard", "SimulatedClock", "open_board", "main"]
@@ -79,7 +79,7 @@ class BoardProgram:
 
 def board_parameters(overrides=None, variant="standard"):
     """The Player's parameters for the simulated board: ``SIM_PROFILE`` with ``overrides``."""
-    from ..hw.player import SIM_PROFILE
+    from fpgatrax.hw.player import SIM_PROFILE
     unknown = set(overrides or {}) - set(SIM_PROFILE)
     if unknown:
         raise UserError(f"sim: unknown parameter {sorted(unknown)[0]!r}; the simulated board "
@@ -108,7 +108,7 @@ def build_board(parameters=None, *, progress=sys.stderr):
     """Build (or find in the cache) the simulated board for the Player with ``parameters``
     (default: ``board_parameters()``). Returns a BoardProgram; raises UserError when the
     Verilator build fails, naming its log."""
-    from ..hw.uart import baud_divisor
+    from fpgatrax.hw.uart import baud_divisor
     parameters = parameters or board_parameters()
     program = BoardProgram(None, parameters["clk_freq"],
                            baud_divisor(parameters["clk_freq"], parameters["baud"]))
@@ -118,7 +118,8 @@ def build_board(parameters=None, *, progress=sys.stderr):
         if path.exists():
             return replace(program, path=path)
     from amaranth.back import verilog
-    from ..hw.player import Player
+
+    from fpgatrax.hw.player import Player
     print("sim: converting the player to Verilog (the gateware's sources changed)...",
           file=progress, flush=True)
     text = verilog.convert(Player(**parameters), name=TOP)
@@ -377,14 +378,14 @@ def _parse_overrides(argument):
         try:
             overrides[name.strip()] = int(value)
         except ValueError:
-            raise UserError(f"sim: give parameters as NAME=NUMBER, as in sim:budget=2000 "
+            raise UserError(f"sim: give parameters as NAME=NUMBER, as in sim:max_trials=2000 "
                             f"(got {item!r})") from None
     return overrides
 
 
 def open_board(argument, options):
     """The ``sim`` player spec: build (or reuse) the simulated board and start it. The spec may
-    set Player parameters, as in ``sim:depth=2,budget=2000``; the variant is the match's."""
+    set Player parameters, as in ``sim:depth=2,max_trials=2000``; the variant is the match's."""
     parameters = board_parameters(_parse_overrides(argument), options.variant)
     return SimulatedBoard(build_board(parameters))
 
@@ -397,7 +398,7 @@ def main(argv=None):
                     "path, e.g. /dev/pts/5, to open with screen or pyserial. The first run "
                     "builds the simulator (a few minutes); later runs start at once.")
     parser.add_argument("parameters", nargs="?", default="", metavar="NAME=N,...",
-                        help="Player parameters over the simulation profile, e.g. budget=2000")
+                        help="Player parameters over the simulation profile, e.g. max_trials=2000")
     parser.add_argument("--variant", default="standard", help="rules (default standard)")
     args = parser.parse_args(argv)
     try:

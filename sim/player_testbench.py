@@ -1,8 +1,8 @@
 """Running ``sim/player_tb.py`` on a Player of given parameters: shared by the tests and by
 ``make bench-player``."""
 
-from ..hw.player import Player
-from . import runner
+from fpgatrax.hw.player import Player
+from fpgatrax.sim import runner
 
 __all__ = ["DIVISOR", "CLOCK", "run_player_testbench"]
 
@@ -12,14 +12,14 @@ DIVISOR = 8
 CLOCK = 1_000_000
 
 
-def run_player_testbench(width, height, depth, budget, variant, *, games, seed, testcase=None,
+def run_player_testbench(width, height, depth, max_trials, variant, *, games, seed, testcase=None,
                          report=None):
     """Build the Player (cached) and run the testbench's tests (or one ``testcase``); with
     ``report``, the games test writes its cycles per move there as JSON."""
     player = Player(width=width, height=height, clk_freq=CLOCK, baud=CLOCK // DIVISOR,
-                    depth=depth, budget=budget, variant=variant)
+                    depth=depth, max_trials=max_trials, variant=variant)
     env = {"PLAYER_WIDTH": str(width), "PLAYER_HEIGHT": str(height),
-           "PLAYER_DEPTH": str(depth), "PLAYER_BUDGET": str(budget), "PLAYER_VARIANT": variant,
+           "PLAYER_DEPTH": str(depth), "PLAYER_MAX_TRIALS": str(max_trials), "PLAYER_VARIANT": variant,
            "PLAYER_DIVISOR": str(DIVISOR), "PLAYER_GAMES": str(games), "PLAYER_SEED": str(seed)}
     if report is not None:
         env["PLAYER_REPORT"] = str(report)

@@ -10,8 +10,8 @@ from amaranth.hdl import Module, ResetInserter
 from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
 
-from ..hw.array import TileArray, command_layout
-from ..hw.search import MoveSearch
+from fpgatrax.hw.array import TileArray, command_layout
+from fpgatrax.hw.search import MoveSearch
 
 __all__ = ["SearchHarness"]
 
@@ -20,9 +20,9 @@ PASSED = ("start", "colour", "busy", "done", "found", "win", "move", "trials")
 
 
 class SearchHarness(wiring.Component):
-    def __init__(self, width, height, *, depth, budget=0, variant="standard"):
+    def __init__(self, width, height, *, depth, max_trials=0, variant="standard"):
         self.width, self.height = width, height
-        self._search = MoveSearch(width, height, depth=depth, budget=budget, variant=variant)
+        self._search = MoveSearch(width, height, depth=depth, max_trials=max_trials, variant=variant)
         super().__init__({
             "load": In(stream.Signature(command_layout(width, height, self._search.levels))),
             "load_done": Out(1),

@@ -1,13 +1,13 @@
 """cocotb testbench of the move search: the gateware chooses what the Python model chooses.
 
-Positions come from real play: games of the search model (with the gateware's depth, budget and
+Positions come from real play: games of the search model (with the gateware's depth, trial limit and
 array size) against the ``random`` and ``greedy`` bots. For each position where the searcher is to
 move, the testbench loads the tiles into the array, centred as the player centres them, starts
 the search and compares the chosen move, the win flag and the trial count with
 ``SearchModel.choose``; a mismatch raises with the game record that reproduces it.
 
 Parameters come from the simulator's environment (set by ``tests/test_search.py``):
-``SEARCH_WIDTH``, ``SEARCH_HEIGHT``, ``SEARCH_DEPTH``, ``SEARCH_BUDGET`` (0: none), ``SEARCH_VARIANT``,
+``SEARCH_WIDTH``, ``SEARCH_HEIGHT``, ``SEARCH_DEPTH``, ``SEARCH_MAX_TRIALS`` (0: none), ``SEARCH_VARIANT``,
 ``SEARCH_POSITIONS``, ``SEARCH_SEED``. The figures (cycles per search, per trial) are printed.
 """
 
@@ -20,21 +20,21 @@ from cocotb.clock import Clock
 from cocotb.triggers import FallingEdge, ReadOnly, RisingEdge, with_timeout
 
 from fpgatrax.host.bots import make_bot
-from fpgatrax.host.position import Position, tile_symbol, xy_of
-from fpgatrax.host.record import moves_text
-from fpgatrax.host.search_model import SearchModel, window_of
+from fpgatrax.host.rules.position import Position, tile_symbol, xy_of
+from fpgatrax.host.rules.record import moves_text
 from fpgatrax.hw.array import Op, command_layout
 from fpgatrax.hw.search import square_layout
+from fpgatrax.hw.search_model import SearchModel, window_of
 from fpgatrax.hw.tiles import Symbol
 
 PARAMS = {name: os.environ[f"SEARCH_{name.upper()}"]
-          for name in ("width", "height", "depth", "budget", "variant", "positions", "seed")}
+          for name in ("width", "height", "depth", "max_trials", "variant", "positions", "seed")}
 WIDTH, HEIGHT, DEPTH = int(PARAMS["width"]), int(PARAMS["height"]), int(PARAMS["depth"])
-BUDGET = int(PARAMS["budget"]) or None
+MAX_TRIALS = int(PARAMS["max_trials"]) or None
 
 
 def model():
-    return SearchModel(BUDGET, window=(WIDTH, HEIGHT), depth=DEPTH)
+    return SearchModel(MAX_TRIALS, window=(WIDTH, HEIGHT), depth=DEPTH)
 
 
 def unsigned(handle):
@@ -149,7 +149,7 @@ async def search_matches_model(dut):
             record = " ".join(moves_text(position))
             raise AssertionError(
                 f"position {index} ({PARAMS['variant']}, {WIDTH}x{HEIGHT}, depth {DEPTH}, "
-                f"budget {BUDGET}): "
+                f"max_trials {MAX_TRIALS}): "
                 f"gateware {got}, model {want}\nrecord: {record}")
         cycles.append(got["cycles"])
         per_trial.append(got["cycles"] / max(1, got["trials"]))

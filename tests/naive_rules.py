@@ -1,6 +1,6 @@
 """An independent, deliberately naive implementation of the rules, used only as a test oracle.
 
-It shares no code with ``fpgatrax.host.position``: it keeps a plain ``{(x, y): tile}`` dict,
+It shares no code with ``fpgatrax.host.rules.position``: it keeps a plain ``{(x, y): tile}`` dict,
 rescans the whole bounding box for forced squares (in a caller-chosen order), and finds loops and
 lines by walking every track of the finished position from scratch. It is slow and obviously
 correct, which is what an oracle should be.

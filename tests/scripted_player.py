@@ -21,8 +21,8 @@ import os
 import sys
 import time
 
-from fpgatrax.host.notation import format_move, parse_move
-from fpgatrax.host.position import Position
+from fpgatrax.host.rules.notation import format_move, parse_move
+from fpgatrax.host.rules.position import Position
 
 LATE_SECONDS = 2.0
 GARBAGE = "hello!"

@@ -1,0 +1,90 @@
+"""Subcommands for the boards: ``build`` (a bitstream) and ``program`` (load it)."""
+
+from fpgatrax.host.rules.errors import UserError
+
+try:    # the board tools are an optional part of the package: fpgatrax[boards]
+    from fpgatrax.boards.build import BoardError, boards, build, figures, program
+except ModuleNotFoundError as missing:
+    _MISSING = missing.name
+else:
+    _MISSING = None
+
+__all__ = ["register"]
+
+
+def register(subparsers):
+    names = ", ".join(boards()) if _MISSING is None else "(not installed)"
+    p = subparsers.add_parser(
+        "build", help="write a board's bitstream with the YoWASP tools from PyPI",
+        description="Synthesize, place, route and pack the hardware player for a board with "
+                    "the YoWASP tools installed with this package (no other tools, no "
+                    "programmer needed). Each board takes minutes; the first YoWASP run also "
+                    "compiles its WebAssembly (about a minute). The build fails if nextpnr's "
+                    "Fmax is below the board's clock. Files go under build/boards/NAME/; "
+                    "a table of LUTs, flip-flops, clock and Fmax ends the run.",
+        epilog=f"boards: {names}")
+    p.add_argument("names", nargs="*", metavar="NAME",
+                   help="the boards to build (default: all of them)")
+    p.add_argument("--table", action="store_true",
+                   help="print the figures of the last builds only, building nothing")
+    p.set_defaults(run=run_build)
+
+    p = subparsers.add_parser(
+        "program", help="load a board's bitstream (building it first if needed)",
+        description="Load the bitstream into the board with its programmer (iceprog or "
+                    "openFPGALoader); if the programmer is not installed, say how to get it.",
+        epilog=f"boards: {names}")
+    p.add_argument("name", metavar="NAME", help="the board")
+    p.set_defaults(run=run_program)
+
+
+def _targets(names):
+    if _MISSING is not None:
+        raise UserError(f"the board tools are not installed (no module {_MISSING!r}): "
+                        "pip install 'fpgatrax[boards]'")
+    known = boards()
+    unknown = [name for name in names if name not in known]
+    if unknown:
+        raise UserError(f"unknown board {unknown[0]!r}; the boards are {', '.join(known)}")
+    return [known[name] for name in names] if names else list(known.values())
+
+
+def run_build(args):
+    targets = _targets(args.names)
+    failed = []
+    if not args.table:
+        for count, target in enumerate(targets, 1):
+            print(f"[{count}/{len(targets)}] ", end="", flush=True)
+            try:
+                build(target, log=lambda line: print(line, flush=True))
+            except BoardError as err:
+                print(f"fpgatrax build: error: {err}", flush=True)
+                failed.append(target.name)
+    print_table(targets)
+    if failed:
+        raise UserError(f"{len(failed)} of {len(targets)} builds failed: {', '.join(failed)}")
+
+
+def print_table(targets):
+    """The figures of the targets' last builds and their worst-case time per move (the search
+    trial limit's bound, see ``boards/build.py``), as a Markdown table."""
+    rows = []
+    for target in targets:
+        f = figures(target)
+        luts, ffs, fmax, took = ((f["luts"], f["ffs"], f"{f['fmax_mhz']:.1f} MHz",
+                                  f"{f['build_s']} s") if f else ("not built", "", "", ""))
+        rows.append(f"| {target.title} | {target.platform.device} | {target.variant} | "
+                    f"{target.width}x{target.height} | {target.depth} | {target.max_trials:,} | "
+                    f"{luts} | {ffs} | {target.clk_freq / 1e6:g} MHz | {fmax} | "
+                    f"{target.worst_move_seconds * 1e3:.0f} ms | {took} |")
+    print("| board | device | variant | array | depth | trial limit | LUT4 | FF | clock | Fmax | "
+          "worst move | build |")
+    print("|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("\n".join(rows))
+
+
+def run_program(args):
+    try:
+        program(_targets([args.name])[0], log=lambda line: print(line, flush=True))
+    except BoardError as err:
+        raise UserError(str(err)) from None

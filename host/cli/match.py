@@ -1,0 +1,240 @@
+"""Subcommands for playing: ``match``, ``tournament``, ``show`` and ``bot``."""
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from fpgatrax.host.bots import BOTS, make_bot
+from fpgatrax.host.bots.session import BotSession, serve
+from fpgatrax.host.link.transport import TcpTransport
+from fpgatrax.host.match.players import SPEC_HELP, PlayerOptions, open_player
+from fpgatrax.host.match.referee import new_record, play_game
+from fpgatrax.host.match.tournament import Progress, format_table, round_robin
+from fpgatrax.host.pictures.svg import render_svg
+from fpgatrax.host.pictures.text import render_text
+from fpgatrax.host.rules.errors import UserError
+from fpgatrax.host.rules.position import RED, WHITE
+from fpgatrax.host.rules.record import COLOUR_NAMES, read_record, replay
+from fpgatrax.host.rules.variant import VARIANT_NAMES
+
+__all__ = ["register"]
+
+
+def register(subparsers):
+    p = subparsers.add_parser(
+        "match", help="play games between two players and judge them",
+        description="Play games between two players, judging every answer with the reference "
+                    "engine: a late, malformed or illegal answer, or a lost connection, forfeits "
+                    "the game. The board is printed after each move. A player SPEC is "
+                    f"{SPEC_HELP}.",
+        epilog="examples: fpgatrax match --white alphabeta --black greedy; "
+               "fpgatrax match --white /dev/ttyUSB0 --black 'cmd:fpgatrax bot greedy' "
+               "--games 10 --record games/")
+    p.add_argument("--white", required=True, metavar="SPEC", help="the player who moves first")
+    p.add_argument("--black", required=True, metavar="SPEC", help="the other player")
+    p.add_argument("--games", type=_positive, default=1, metavar="N",
+                   help="number of games, colours kept (default 1)")
+    p.add_argument("--quiet", action="store_true", help="print moves and results, not boards")
+    _add_game_options(p)
+    p.set_defaults(run=run_match)
+
+    p = subparsers.add_parser(
+        "tournament", help="round robin between players, with a result table",
+        description="Every pair of players meets, each with both colours, N times (--games) "
+                    "per colour; then a table gives wins, draws, losses, score, an Elo estimate "
+                    f"and each player's forfeits by reason. A player SPEC is {SPEC_HELP}.")
+    p.add_argument("players", nargs="*", metavar="SPEC", default=list(BOTS),
+                   help=f"the players (default: {' '.join(BOTS)})")
+    p.add_argument("--games", type=_positive, default=2, metavar="N",
+                   help="games per pairing and colour (default 2)")
+    _add_game_options(p)
+    p.set_defaults(run=run_tournament)
+
+    p = subparsers.add_parser(
+        "show", help="draw the position of a game record, as text or SVG",
+        description="Replay a game record (checking every move) and show the position after "
+                    "move N (default: the last), as text with notation coordinates, or as an "
+                    "SVG picture with --svg.")
+    p.add_argument("record", help="the record file")
+    p.add_argument("--move", type=_positive, metavar="N", help="show the position after move N")
+    p.add_argument("--svg", metavar="FILE", help="write an SVG picture to FILE ('-': stdout)")
+    p.add_argument("--variant", choices=VARIANT_NAMES, help="override the record's variant")
+    p.set_defaults(run=run_show)
+
+    p = subparsers.add_parser(
+        "bot", help="run a software bot as a protocol player on stdin/stdout",
+        description="Run a bot as a standalone player of the competition protocol on "
+                    "stdin/stdout, so that any referee can play it, e.g. "
+                    "fpgatrax match --white 'cmd:fpgatrax bot greedy' --black random.")
+    p.add_argument("name", choices=list(BOTS), help="which bot")
+    p.add_argument("--variant", choices=VARIANT_NAMES, default="standard")
+    p.add_argument("--team", default="PY", help="the answer to -T (default PY)")
+    _add_bot_options(p)
+    p.set_defaults(run=run_bot)
+
+
+def _add_bot_options(p):
+    p.add_argument("--seed", type=int, help="seed of the bots' random choices (default: random)")
+    p.add_argument("--think", type=_seconds, metavar="S",
+                   help="alphabeta's thinking time per move (default 0.25 s)")
+    p.add_argument("--depth", type=_positive, metavar="N",
+                   help="alphabeta searches N plies deep; without --think it takes the time "
+                        "that needs, which makes games reproducible")
+
+
+def _add_game_options(p):
+    p.add_argument("--variant", choices=VARIANT_NAMES, default="standard",
+                   help="rules (default standard)")
+    p.add_argument("--time", type=_seconds, default=1.0, metavar="S",
+                   help="time limit per answer in seconds (default 1)")
+    p.add_argument("--baud", type=_positive, default=19200, metavar="B",
+                   help="serial baud rate (default 19200)")
+    p.add_argument("--record", metavar="DIR", help="write one record file per game into DIR")
+    p.add_argument("--handshake", action="store_true",
+                   help="send -T before each game and record the team codes")
+    p.add_argument("--max-moves", type=_positive, metavar="N",
+                   help="stop a game after N moves, unfinished (default: no limit)")
+    _add_bot_options(p)
+
+
+def _positive(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def _seconds(text):
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError("must be more than 0")
+    return value
+
+
+def _options(args, index):
+    """The PlayerOptions of the ``index``-th player: each bot gets its own seed."""
+    seed = None if args.seed is None else args.seed + index
+    return PlayerOptions(args.variant, args.baud, seed, args.think, args.depth)
+
+
+def _record_paths(args):
+    """A function giving the record file of game ``number`` for ``--record DIR``, or None."""
+    if not args.record:
+        return None
+    directory = Path(args.record)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise UserError(f"cannot create {directory}: {err.strerror}") from None
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    return lambda number: directory / f"{stamp}-{number:03d}.txt"
+
+
+def _game_options(args):
+    return dict(variant=args.variant, time_limit=args.time, handshake=args.handshake,
+                max_moves=args.max_moves)
+
+
+def _open_all(specs, args):
+    """Open every player (in order), or none: a failure closes those already open."""
+    players = []
+    try:
+        for index, spec in enumerate(specs):
+            players.append(open_player(spec, _options(args, index)))
+            if isinstance(players[-1], TcpTransport):
+                print(f"{spec}: waiting for the engine to connect to TCP port "
+                      f"{players[-1].port}", file=sys.stderr)
+    except BaseException:
+        _close_all(players)
+        raise
+    return players
+
+
+def _close_all(players):
+    for transport in players:
+        transport.close()
+
+
+def run_match(args):
+    if args.white == args.black and args.white.partition(":")[0] not in (*BOTS, "cmd"):
+        raise UserError(f"white and black are the same player {args.white!r}")
+    record_path = _record_paths(args)
+    players = _open_all([args.white, args.black], args)
+    ansi = sys.stdout.isatty()
+    tally = {WHITE: 0, RED: 0, None: 0}
+
+    def show(position, colour, text, timing):
+        print(f"{len(position.moves)}. {COLOUR_NAMES[colour]} {text}  ({timing})")
+        if not args.quiet:
+            print(render_text(position, ansi=ansi) + "\n")
+
+    try:
+        for number in range(1, args.games + 1):
+            if args.games > 1:
+                print(f"game {number} of {args.games}")
+            path = record_path(number) if record_path else None
+            writer = new_record(path, args.white, args.black, args.variant) if path else None
+            try:
+                result = play_game(*players, record=writer, on_move=show, **_game_options(args))
+            finally:
+                if writer is not None:
+                    writer.close()
+            for colour, code in result.teams.items():
+                print(f"{COLOUR_NAMES[colour]} team code: {code}")
+            print(result.summary())
+            if path:
+                print(f"record: {path}")
+            tally[result.winner] += 1
+    finally:
+        _close_all(players)
+    if args.games > 1:
+        print(f"{args.white} (white) {tally[WHITE]} wins, {args.black} (black) {tally[RED]} "
+              f"wins, {tally[None]} drawn or unfinished")
+
+
+def run_tournament(args):
+    if len(args.players) < 2:
+        raise UserError("a tournament needs at least two players")
+    if len(set(args.players)) != len(args.players):
+        raise UserError("each player may be named once")
+    record_path = _record_paths(args)
+    players = _open_all(args.players, args)
+    try:
+        table, _ = round_robin(dict(zip(args.players, players)), args.games, record_path,
+                               Progress(), **_game_options(args))
+    finally:
+        _close_all(players)
+    print(format_table(table))
+
+
+def run_show(args):
+    record = read_record(args.record)
+    if args.move is not None:
+        if args.move > len(record.moves):
+            raise UserError(f"the record has {len(record.moves)} moves, not {args.move}")
+        record.moves = record.moves[:args.move]
+        record.forfeit = None
+    result = replay(record, args.variant)
+    if args.svg == "-":
+        sys.stdout.write(render_svg(result.position))
+        return
+    if args.svg:
+        try:
+            Path(args.svg).write_text(render_svg(result.position), encoding="utf-8")
+        except OSError as err:
+            raise UserError(f"cannot write {args.svg}: {err.strerror}") from None
+    else:
+        print(render_text(result.position, ansi=sys.stdout.isatty()))
+    print(result.summary())
+
+
+def run_bot(args):
+    bot = make_bot(args.name, args.seed, args.think, args.depth)
+    serve(BotSession(bot, args.variant, args.team))

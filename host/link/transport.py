@@ -1,0 +1,351 @@
+"""Transports: one line-oriented interface to a player, whatever carries its bytes.
+
+The referee talks to every player the same way: ``send_line`` a protocol line, ``read_line`` the
+answer within a timeout. What carries the bytes differs:
+
+- ``SerialTransport``: a serial port through a pyserial URL (a device path, ``socket://``,
+  ``rfc2217://``, ``loop://``), 8N1 at a chosen baud rate: a real board, or the simulated board
+  behind its pseudo-terminal.
+- ``CommandTransport``: a program run as a child process, spoken to over its stdin/stdout, the
+  way most Trax engines run.
+- ``TcpTransport``: the referee listens on a port and the engine connects as a client, as the
+  competition tools do.
+- ``FunctionTransport``: a Python callable in this process (the software bots, for speed).
+
+Reading follows ``docs/protocol.md``: lines end in LF, stray CRs and empty lines are ignored, and a
+line is capped at ``MAX_LINE`` bytes, so a player that floods the link is cut off at once. Every
+read has a deadline, so a player that hangs costs the referee its time limit and no more.
+
+Each transport carries a ``clock``: the notion of time its player is judged by. Real players are
+judged in wall time (``WallClock``); a simulated board can bring a clock that counts simulated
+cycles instead, so that it is judged as the hardware would be, however slowly it simulates.
+"""
+
+import os
+import select
+import shlex
+import signal
+import socket
+import subprocess
+import time
+
+import serial
+
+__all__ = ["MAX_LINE", "TransportError", "Disconnected", "NoAnswer", "LineTooLong", "WallClock",
+           "WALL_CLOCK", "Transport", "SerialTransport", "CommandTransport", "TcpTransport",
+           "FunctionTransport"]
+
+# Longest accepted line, LF excluded: room for any real move (``AA10/`` is 5) with a margin.
+MAX_LINE = 16
+# How long a TCP player may take to connect before it is treated as disconnected.
+ACCEPT_TIMEOUT = 60.0
+
+
+class TransportError(Exception):
+    """The player did not deliver a line; the message says what happened instead."""
+
+
+class Disconnected(TransportError):
+    """The player is gone: the program exited, the socket or port closed."""
+
+
+class NoAnswer(TransportError):
+    """No complete line arrived before the deadline."""
+
+
+class LineTooLong(TransportError):
+    """The player sent more than ``MAX_LINE`` bytes without an LF."""
+
+
+class WallClock:
+    """Judges a player in wall-clock seconds, as a real board or program is judged.
+
+    A clock has ``now()`` in seconds of the player's time, read by the referee just after it sends
+    a line and just after the answer arrives, and ``wall_timeout(limit)``: how long in wall time
+    the referee waits for an answer that is allowed ``limit`` seconds of the player's time. A
+    clock with ``simulated = True`` is reported alongside the wall time.
+    """
+
+    simulated = False
+
+    def now(self):
+        return time.monotonic()
+
+    def wall_timeout(self, limit):
+        return limit
+
+
+WALL_CLOCK = WallClock()
+
+
+class _LineBuffer:
+    """Bytes in, protocol lines out: LF ends a line, CRs and empty lines vanish, and more than
+    ``MAX_LINE`` bytes without an LF is an error rather than a growing buffer."""
+
+    def __init__(self):
+        self._data = b""
+
+    def feed(self, data):
+        self._data += data.replace(b"\r", b"")
+
+    def clear(self):
+        self._data = b""
+
+    def next_line(self):
+        while True:
+            end = self._data.find(b"\n")
+            if end < 0:
+                if len(self._data) > MAX_LINE:
+                    self._data = b""
+                    raise LineTooLong(f"line longer than {MAX_LINE} bytes")
+                return None
+            line, self._data = self._data[:end], self._data[end + 1:]
+            if len(line) > MAX_LINE:
+                raise LineTooLong(f"line longer than {MAX_LINE} bytes")
+            if line:
+                return line.decode("ascii", errors="backslashreplace")
+
+
+class Transport:
+    """A line-oriented link to one player. Subclasses provide ``_write(data)`` and
+    ``_read(timeout)``, which returns the bytes available within ``timeout`` (possibly none) and
+    raises Disconnected when the link is closed."""
+
+    clock = WALL_CLOCK
+
+    def __init__(self, name):
+        self.name = name
+        self._buffer = _LineBuffer()
+
+    def connect(self):
+        """Make sure the player is there before a game starts (a TCP player connects now)."""
+
+    def send_line(self, text):
+        self._write(text.encode("ascii") + b"\n")
+
+    def read_line(self, timeout):
+        """The next non-empty line, without its line end. Raises NoAnswer when none is complete
+        within ``timeout`` seconds, LineTooLong or Disconnected."""
+        deadline = time.monotonic() + timeout
+        while True:
+            line = self._buffer.next_line()
+            if line is not None:
+                return line
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise NoAnswer(f"no answer within {timeout:g} s")
+            self._buffer.feed(self._read(remaining))
+
+    def discard_input(self):
+        """Drop whatever the player sent unasked (stale or surplus lines), so that the next line
+        read is an answer to the next line sent."""
+        self._buffer.clear()
+        while self._read(0):
+            pass
+
+    def close(self):
+        """Release the link; safe to call more than once."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __repr__(self):
+        return f"<{type(self).__name__} {self.name}>"
+
+
+class SerialTransport(Transport):
+    """A serial port (device path or pyserial URL) at ``baud``, 8 data bits, no parity, 1 stop
+    bit, no flow control."""
+
+    def __init__(self, url, baud=19200):
+        super().__init__(url)
+        try:
+            self._port = serial.serial_for_url(
+                url, baudrate=baud, bytesize=serial.EIGHTBITS, parity=serial.PARITY_NONE,
+                stopbits=serial.STOPBITS_ONE, xonxoff=False, rtscts=False, timeout=0,
+                write_timeout=2.0)
+        except serial.SerialException as err:
+            raise Disconnected(str(err)) from None
+        except ValueError as err:
+            raise Disconnected(f"cannot open {url}: {err}") from None
+
+    def _write(self, data):
+        try:
+            self._port.write(data)
+            self._port.flush()
+        except serial.SerialTimeoutException:
+            raise Disconnected("the port stopped accepting data") from None
+        except (serial.SerialException, OSError) as err:
+            raise Disconnected(f"port closed ({err})") from None
+
+    def _read(self, timeout):
+        try:
+            self._port.timeout = max(timeout, 0)
+            return self._port.read(max(1, self._port.in_waiting))
+        except (serial.SerialException, OSError) as err:
+            raise Disconnected(f"port closed ({err})") from None
+
+    def discard_input(self):
+        self._buffer.clear()
+        try:
+            self._port.reset_input_buffer()
+        except (serial.SerialException, OSError) as err:
+            raise Disconnected(f"port closed ({err})") from None
+
+    def close(self):
+        self._port.close()
+
+
+class CommandTransport(Transport):
+    """A program run as a child process; its stdin and stdout are the link, its stderr is
+    passed through. The program runs in its own session so that a terminal's Ctrl-C reaches the
+    referee only, and closing ends it together with any processes it started."""
+
+    def __init__(self, command):
+        super().__init__(f"cmd:{command}")
+        argv = shlex.split(command)
+        if not argv:
+            raise Disconnected("cmd: needs a program to run, as in 'cmd:PROGRAM ARGS'")
+        try:
+            self._process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                             bufsize=0, start_new_session=True)
+        except OSError as err:
+            raise Disconnected(f"cannot run {argv[0]}: {err.strerror}") from None
+
+    def _gone(self):
+        try:
+            status = self._process.wait(timeout=0.5)
+        except subprocess.TimeoutExpired:
+            return Disconnected("the program closed its output")
+        if status < 0:
+            return Disconnected(f"the program was killed by signal {-status}")
+        return Disconnected(f"the program exited with status {status}")
+
+    def _write(self, data):
+        try:
+            self._process.stdin.write(data)
+        except (BrokenPipeError, ValueError):
+            raise self._gone() from None
+
+    def _read(self, timeout):
+        stdout = self._process.stdout
+        if stdout.closed:
+            raise self._gone()
+        ready, _, _ = select.select([stdout], [], [], max(timeout, 0))
+        if not ready:
+            return b""
+        data = os.read(stdout.fileno(), 4096)
+        if not data:
+            stdout.close()
+            raise self._gone()
+        return data
+
+    def close(self):
+        process = self._process
+        for pipe in (process.stdin, process.stdout):
+            try:
+                pipe.close()
+            except OSError:
+                pass
+        try:
+            process.wait(timeout=1.0)
+            return
+        except subprocess.TimeoutExpired:
+            pass
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            try:
+                os.killpg(process.pid, sig)
+            except ProcessLookupError:
+                return
+            try:
+                process.wait(timeout=1.0)
+                return
+            except subprocess.TimeoutExpired:
+                pass
+
+
+class TcpTransport(Transport):
+    """Listens on ``port`` (``host`` "" means every interface) for one engine to connect as a
+    client; the connection then carries the protocol, game after game. Port 0 picks a free port,
+    which ``port`` tells."""
+
+    def __init__(self, port, host="", accept_timeout=ACCEPT_TIMEOUT):
+        super().__init__(f"tcp:{port}")
+        try:
+            self._server = socket.create_server((host, port))
+        except OSError as err:
+            raise Disconnected(f"cannot listen on TCP port {port}: {err.strerror}") from None
+        self.port = self._server.getsockname()[1]
+        self._accept_timeout = accept_timeout
+        self._socket = None
+
+    def connect(self):
+        if self._socket is not None:
+            return
+        if self._server is None:
+            raise Disconnected("the connection closed")
+        self._server.settimeout(self._accept_timeout)
+        try:
+            self._socket, _ = self._server.accept()
+        except TimeoutError:
+            raise Disconnected(f"nobody connected to TCP port {self.port} within "
+                               f"{self._accept_timeout:g} s") from None
+        finally:
+            self._server.close()
+            self._server = None
+        self._socket.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    def _write(self, data):
+        self.connect()
+        try:
+            self._socket.sendall(data)
+        except OSError as err:
+            raise Disconnected(f"the connection closed ({err.strerror})") from None
+
+    def _read(self, timeout):
+        self.connect()
+        ready, _, _ = select.select([self._socket], [], [], max(timeout, 0))
+        if not ready:
+            return b""
+        try:
+            data = self._socket.recv(4096)
+        except OSError as err:
+            raise Disconnected(f"the connection closed ({err.strerror})") from None
+        if not data:
+            raise Disconnected("the connection closed")
+        return data
+
+    def close(self):
+        for sock in (self._server, self._socket):
+            if sock is not None:
+                sock.close()
+        self._server = self._socket = None
+
+
+class FunctionTransport(Transport):
+    """A player in this process: ``respond(line)`` returns its answer line or None. The answer
+    is computed when the referee reads it, so the referee's clock times the thinking."""
+
+    def __init__(self, name, respond):
+        super().__init__(name)
+        self._respond = respond
+        self._pending = []
+
+    def send_line(self, text):
+        self._pending.append(text)
+
+    def read_line(self, timeout):
+        while self._pending:
+            try:
+                answer = self._respond(self._pending.pop(0))
+            except Exception as err:
+                raise Disconnected(f"the player crashed: {type(err).__name__}: {err}") from err
+            if answer is not None:
+                return answer
+        raise NoAnswer(f"no answer within {timeout:g} s")
+
+    def discard_input(self):
+        pass

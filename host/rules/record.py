@@ -1,0 +1,175 @@
+"""Game records: the plain-text file of a game's moves.
+
+Format (what ``fpgatrax replay`` reads and the referee writes)::
+
+    Alice vs Bob            <- optional first line: WHITE vs BLACK
+    # variant: 8x8          <- optional; standard when absent
+    @0/ B1+                 <- moves, separated by spaces or newlines
+    B2\\   # 0.012 s         <- '#' starts a comment that runs to the end of the line
+    # forfeit: black late answer (1.52 s, limit 1 s)
+
+Comments are free text, except two directives: ``# variant: NAME`` and ``# forfeit: COLOUR
+REASON``, the latter recording that a player lost without a legal move (late, malformed, illegal,
+disconnected). CR LF line ends are accepted. The writer flushes and syncs every line, so a match
+that is interrupted still leaves a record that replays up to its last move.
+"""
+
+import os
+import re
+from dataclasses import dataclass, field
+
+from fpgatrax.host.rules.errors import UserError
+from fpgatrax.host.rules.notation import NotationError, format_move, parse_move
+from fpgatrax.host.rules.position import IllegalMove, Position
+from fpgatrax.host.rules.variant import VARIANT_NAMES, VARIANTS
+
+__all__ = ["RecordError", "Record", "RecordWriter", "read_record", "parse_record", "replay",
+           "COLOUR_NAMES"]
+
+COLOUR_NAMES = ("white", "black")
+_HEADER = re.compile(r"\s*(.*?)\s+vs\.?\s+(.*?)\s*")
+_DIRECTIVE = re.compile(r"\s*(variant|forfeit)\s*:\s*(.*?)\s*", re.IGNORECASE)
+
+
+class RecordError(UserError):
+    """A record that cannot be read or replayed; the message names the line and move."""
+
+
+@dataclass
+class Record:
+    white: str = None
+    black: str = None
+    variant: str = "standard"
+    moves: list = field(default_factory=list)        # (text, line number)
+    forfeit: tuple = None                            # (WHITE or RED, reason)
+
+
+def read_record(path):
+    try:
+        with open(path, encoding="utf-8", newline="") as f:
+            text = f.read()
+    except OSError as err:
+        raise RecordError(f"{path}: {err.strerror}") from None
+    except UnicodeDecodeError:
+        raise RecordError(f"{path}: not a text file") from None
+    return parse_record(text, name=str(path))
+
+
+def parse_record(text, name="<record>"):
+    record = Record()
+    first_content = True
+    for number, line in enumerate(text.replace("\r", "").split("\n"), start=1):
+        body, _, comment = line.partition("#")
+        directive = _DIRECTIVE.fullmatch(comment) if comment else None
+        if directive:
+            _apply_directive(record, directive, f"{name}:{number}")
+        if not body.strip():
+            continue
+        header = _HEADER.fullmatch(body) if first_content else None
+        first_content = False
+        if header:
+            record.white, record.black = header.groups()
+            continue
+        for token in body.split():
+            record.moves.append((token, number))
+    return record
+
+
+def _apply_directive(record, match, where):
+    kind, value = match.group(1).lower(), match.group(2)
+    if kind == "variant":
+        if value not in VARIANTS:
+            raise RecordError(f"{where}: unknown variant {value!r} ({', '.join(VARIANT_NAMES)})")
+        record.variant = value
+    else:
+        colour, _, reason = value.partition(" ")
+        if colour.lower() not in COLOUR_NAMES:
+            raise RecordError(f"{where}: a forfeit names 'white' or 'black', not {colour!r}")
+        record.forfeit = (COLOUR_NAMES.index(colour.lower()), reason.strip())
+
+
+@dataclass
+class Replay:
+    position: Position
+    winner: object        # WHITE, RED or None
+    how: str              # loop, line, draw, forfeit, unfinished
+    move_number: int      # the move that decided it (for unfinished: moves played)
+    reason: str = ""
+
+    def summary(self):
+        if self.how == "unfinished":
+            return f"unfinished after {self.move_number} moves"
+        if self.how == "draw":
+            return f"draw on move {self.move_number} (no legal move left)"
+        who = COLOUR_NAMES[self.winner]
+        if self.how == "forfeit":
+            loser = COLOUR_NAMES[1 - self.winner]
+            why = f": {self.reason}" if self.reason else ""
+            return f"{who} wins by forfeit on move {self.move_number} ({loser}{why})"
+        return f"{who} wins by {self.how} on move {self.move_number}"
+
+
+def replay(record, variant=None):
+    """Play every move of ``record`` on a fresh position, checking each; return a Replay."""
+    position = Position(variant or record.variant)
+    for number, (text, line) in enumerate(record.moves, start=1):
+        try:
+            move = parse_move(position, text)
+            position.play(move)
+        except (NotationError, IllegalMove) as err:
+            raise RecordError(f"line {line}, move {number} ({text}): {err}") from None
+    played = len(position.moves)
+    if position.outcome is not None:
+        o = position.outcome
+        if record.forfeit is not None:
+            raise RecordError(f"the record has a forfeit after the game was won on move "
+                              f"{o.move_number}")
+        return Replay(position, o.winner, o.how, o.move_number)
+    if record.forfeit is not None:
+        loser, reason = record.forfeit
+        return Replay(position, 1 - loser, "forfeit", played + 1, reason)
+    return Replay(position, None, "unfinished", played)
+
+
+class RecordWriter:
+    """Writes a record as a game goes, each line flushed and synced to disk at once."""
+
+    def __init__(self, path, white, black, variant="standard"):
+        self._file = open(path, "w", encoding="utf-8", newline="\n")
+        self._write(f"{white} vs {black}")
+        if str(variant) != "standard":
+            self._write(f"# variant: {variant}")
+
+    def _write(self, line):
+        self._file.write(line + "\n")
+        self._file.flush()
+        os.fsync(self._file.fileno())
+
+    def move(self, text, note=""):
+        self._write(f"{text}  # {note}" if note else text)
+
+    def comment(self, text):
+        self._write(f"# {text}")
+
+    def forfeit(self, colour, reason):
+        self._write(f"# forfeit: {COLOUR_NAMES[colour]} {reason}")
+
+    def close(self):
+        self._file.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def moves_text(position):
+    """The notation of every move of ``position``, in order (a game's record body)."""
+    replayed = Position(position.variant)
+    texts = []
+    for move in position.moves:
+        texts.append(format_move(replayed, move))
+        replayed.play(move)
+    return texts
+

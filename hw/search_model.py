@@ -1,0 +1,285 @@
+"""The Python model of the hardware move search: the same choice as the gateware, without cycles.
+
+The search FSM in ``hw/`` and this model implement one algorithm, step for step, so that the
+player's strength can be measured at Python speed and its speed in cycles. The algorithm:
+
+1. **Candidates** at any point of the search are the fitting (square, symbol) pairs of the
+   position there, in raster order (top row first, left to right), symbols in the order
+   ``+ / \\``. On an empty board they are ``@0+`` then ``@0/``. Raster order does not change when
+   the array shifts its contents, so the gateware and the model agree whatever the array offset.
+2. **Win pass.** Every candidate is tried; the first legal one that wins for the mover is played.
+3. **Negamax, deepening.** Otherwise every candidate is searched 1 ply deep (its own ply), then
+   every candidate 2 plies deep, and so on up to ``depth``: each iteration a negamax with
+   alpha-beta pruning, each ply on its own trial level of the array. A
+   move that ends the game is worth ``WIN - ply`` to its mover if it completes the mover's colour
+   (a win sooner is worth more), ``ply - WIN`` if it completes only the opponent's, where ``ply``
+   is 1 for the move searched at the root. An illegal move is skipped; a position with no legal
+   move is worth 0.
+4. **Leaf evaluation**, at ply ``depth + 1``: every candidate of the side to move is tried. If one
+   wins for it, the leaf is worth ``WIN - ply`` to it. Otherwise three counts of squares (each
+   at most ``MAX_COUNT``) make its value, ``mine - theirs - THREAT_WEIGHT * threats`` kept
+   within ``±LEAF_LIMIT``:
+
+   - *threats*: squares on which a move would complete only the opponent's colour, the
+     opponent's threats, which the side to move must parry;
+   - *mine*, *theirs*: squares on which a move that ends nothing leaves a loop threat of the
+     side to move's colour, of the opponent's (``makes_threat``): the placed tile's track of
+     that colour ends in two adjacent squares, one tile from closing. These are the tracks
+     one move from a threat, the positional sense the search would otherwise lack.
+
+   Only a win ends the scan early (a count cannot: a win later in the scan would outweigh it).
+5. **Move order.** Each ply first tries one move, then the candidates in raster order: at the
+   root the choice of the last finished iteration (from the second iteration on), at deeper
+   plies the *killer* of that ply, the last move there that cut a node off (a value of at least
+   beta) or won a leaf, anywhere in this search. The killer is tried only if it is a candidate
+   here (the same square and symbol). Met again in raster order, the first move is tried again
+   (a trial, as the gateware spends it) but not valued again; at a leaf, where it is only looked
+   at for a win, it is counted as any candidate. Refutations repeat across siblings, so this
+   prunes several times more than raster order alone.
+6. **The choice** is the first root candidate of the highest value (in the order searched)
+   in the deepest iteration that finished.
+7. **Trial limit.** Every tried move that places a tile is a *trial*. With a trial limit, the search stops
+   when a trial of the negamax brings the count to the trial limit (that trial is not looked at), and
+   the unfinished iteration is dropped: the choice of the deepest finished one is played, or, if
+   none finished, the first legal candidate. So a trial limit trades depth for time, move by move.
+8. **Window.** The array is finite: before each search the player centres the tiles in it
+   (the leftmost tile column at array column ``(width - columns) // 2``, likewise for rows), and
+   squares outside the array are never tried. ``window=(width, height)`` makes the model skip
+   the same squares; None models an unbounded array.
+
+The cost of a choice is counted in trials, exactly as the gateware spends them (each one a TRY
+command that places a tile). ``Choice.trials`` reports it. A draw (in the 8x8 variant, no legal
+move left) is not a result the array reports: the search plays on into it, finds no legal move
+and scores the position 0, which is what a draw is worth.
+"""
+
+from dataclasses import dataclass
+
+from fpgatrax.host.rules.position import DELTA, FITS, SYMBOL_TILES, key_of, tile_symbol, xy_of
+
+__all__ = ["SearchModel", "Choice", "candidates_in_order", "window_of", "makes_threat", "WIN",
+           "MAX_COUNT", "THREAT_WEIGHT", "LEAF_LIMIT", "DEFAULT_DEPTH"]
+
+WIN = 32               # the value of a win at ply 0; |values| never reach WIN + 1
+MAX_COUNT = 15         # the leaf counts squares up to this
+THREAT_WEIGHT = 4      # an opponent's threat outweighs four squares that make a threat
+LEAF_LIMIT = 20        # |a leaf's value| at most: below any win (WIN - ply) the search can see
+DEFAULT_DEPTH = 3
+
+
+def window_of(position, size):
+    """The squares (x0, y0, x1, y1) that an array of ``size`` = (width, height) holds once the
+    player has centred the tiles of ``position`` in it."""
+    width, height = size
+    bx0, by0, bx1, by1 = position.bbox
+    x0 = bx0 - (width - (bx1 - bx0 + 1)) // 2
+    y0 = by0 - (height - (by1 - by0 + 1)) // 2
+    return x0, y0, x0 + width - 1, y0 + height - 1
+
+
+def _inside(key, window):
+    if window is None:
+        return True
+    x, y = xy_of(key)
+    return window[0] <= x <= window[2] and window[1] <= y <= window[3]
+
+
+def makes_threat(position, key, colour, window=None):
+    """After a move that placed a tile at ``key``, the ``colour`` track through it ends in two
+    orthogonally adjacent empty squares, both inside ``window`` (the array's TRY_THREAT flag):
+    one more tile there closes it into a loop."""
+    ends = position.track_ends(key, colour)
+    if ends is None:
+        return False
+    (a, side_a), (b, side_b) = ends
+    a, b = a + DELTA[side_a], b + DELTA[side_b]
+    (ax, ay), (bx, by) = xy_of(a), xy_of(b)
+    return abs(ax - bx) + abs(ay - by) == 1 and _inside(a, window) and _inside(b, window)
+
+
+def candidates_in_order(position, window=None):
+    """The fitting (key, tile) moves in the search's order: raster order, symbols ``+ / \\``,
+    only squares inside ``window`` (x0, y0, x1, y1) when one is given."""
+    if not position.tiles:
+        origin = key_of(0, 0)
+        return [(origin, SYMBOL_TILES["+"][0]), (origin, SYMBOL_TILES["/"][0])]
+    moves = []
+    for key in sorted(position.frontier):
+        if not _inside(key, window):
+            continue
+        fits = FITS[position.frontier[key]]
+        for pair in SYMBOL_TILES.values():
+            moves.extend((key, t) for t in pair if t in fits)
+    return moves
+
+
+@dataclass
+class Choice:
+    move: tuple          # (key, tile)
+    reason: str          # "win", "best", "unfinished" (the trial limit ran out in an iteration that
+                         # had valued a move) or "first legal" (it ran out before any)
+    value: int           # the chosen move's negamax value (WIN - 1 for a win pass move)
+    trials: int          # moves tried (each one a place + resolve + detect on the array)
+    depth: int           # plies of the deepest finished iteration (0: none, or the win pass)
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+class SearchModel:
+    """The search: ``depth`` plies of negamax (at least 1), ``max_trials`` trials at most (None: no
+    limit), ``window`` the array's (width, height) or None for an unbounded one. The array needs
+    ``depth + 1`` trial levels."""
+
+    def __init__(self, max_trials=None, window=None, depth=DEFAULT_DEPTH):
+        if max_trials is not None and max_trials < 1:
+            raise ValueError("the trial limit is at least one trial")
+        if depth < 1:
+            raise ValueError("the search is at least one ply deep")
+        self.max_trials, self.window, self.depth = max_trials, window, depth
+        self._window = None
+        self._depth = depth      # the iteration's depth
+        self.trials = 0
+
+    def choose(self, position):
+        """The move the player makes on ``position`` (whose side is to move), or None when no
+        legal move fits in the window (the player's overflow)."""
+        mover = position.to_move
+        self._window = None
+        if self.window is not None and position.tiles:
+            self._window = window_of(position, self.window)
+        order = candidates_in_order(position, self._window)
+        self.trials = 0
+        first_legal = None
+        for move in order:                                  # the win pass
+            self.trials += 1
+            if not position.push(move):
+                continue
+            won = self._result(position, mover) > 0
+            position.undo()
+            if won:
+                return Choice(move, "win", WIN - 1, self.trials, 0)
+            first_legal = first_legal or move
+        if first_legal is None:
+            return None
+        choice = Choice(first_legal, "first legal", -WIN - 1, self.trials, 0)
+        best = None
+        self._killers = {}       # ply -> (square, symbol) of its killer
+        try:
+            for self._depth in range(1, self.depth + 1):
+                best, best_value = None, -WIN - 1
+                pv = choice.move if choice.depth else None
+                for move in self._ordered(position, order, pv):
+                    value = self._value(position, move, 1, -WIN - 1, WIN + 1, best_value)
+                    if value is not None and value > best_value:
+                        best, best_value = move, value
+                choice = Choice(best, "best", best_value, self.trials, self._depth)
+        except _OutOfBudget:
+            if best is not None:
+                choice = Choice(best, "unfinished", best_value, self.trials, choice.depth)
+            choice.trials = self.trials
+        return choice
+
+    def _trial(self, position, move):
+        """Try ``move``: True if it was legal (and is now played), counting the trial."""
+        legal = position.push(move)
+        self.trials += 1
+        if self.max_trials is not None and self.trials >= self.max_trials:
+            if legal:
+                position.undo()
+            raise _OutOfBudget
+        return legal
+
+    def _killer(self, candidates, ply):
+        """The killer of ``ply`` as a move among ``candidates``, or None."""
+        killer = self._killers.get(ply)
+        if killer is None:
+            return None
+        key, symbol = killer
+        return next((move for move in candidates
+                     if move[0] == key and tile_symbol(move[1]) == symbol), None)
+
+    def _remember(self, ply, move):
+        self._killers[ply] = move[0], tile_symbol(move[1])
+
+    def _ordered(self, position, candidates, first):
+        """The moves to value at a node: ``first`` (if any), then ``candidates``, where
+        ``first`` is tried again (a trial) but not valued again."""
+        if first is not None:
+            yield first
+        for move in candidates:
+            if move != first:
+                yield move
+            elif self._trial(position, move):
+                position.undo()
+
+    @staticmethod
+    def _result(position, mover):
+        """+1 if the move just played completed ``mover``'s colour, -1 if only the opponent's,
+        0 otherwise (the game goes on, or is drawn)."""
+        outcome = position.outcome
+        if outcome is None or outcome.winner is None:
+            return 0
+        return 1 if outcome.winner == mover else -1
+
+    def _value(self, position, move, ply, alpha, beta, best):
+        """The value of ``move`` at ``ply`` for its mover, in a node whose window is (alpha,
+        beta) and whose best so far is ``best``; None if the move is illegal."""
+        mover = position.to_move
+        if not self._trial(position, move):
+            return None
+        try:
+            result = self._result(position, mover)
+            if result:
+                return result * (WIN - ply)
+            if ply == self._depth:
+                return -self._leaf(position, ply + 1)
+            # The child's window is (-beta, -max(alpha, best)).
+            return -self._node(position, ply + 1, -beta, -max(alpha, best))
+        finally:
+            position.undo()
+
+    def _node(self, position, ply, alpha, beta):
+        """Negamax at ``ply`` (fail-soft): the best value for the side to move, exact if it lies
+        inside (alpha, beta)."""
+        best = -WIN - 1
+        candidates = candidates_in_order(position, self._window)
+        for move in self._ordered(position, candidates, self._killer(candidates, ply)):
+            value = self._value(position, move, ply, alpha, beta, best)
+            if value is None or value <= best:
+                continue
+            best = value
+            if best >= beta:
+                self._remember(ply, move)
+                break
+        return 0 if best == -WIN - 1 else best
+
+    def _leaf(self, position, ply):
+        """The leaf evaluation for the side to move (see the module docstring)."""
+        mover = position.to_move
+        candidates = candidates_in_order(position, self._window)
+        killer = self._killer(candidates, ply)
+        if killer is not None and self._trial(position, killer):      # looked at for a win
+            won = self._result(position, mover) > 0
+            position.undo()
+            if won:
+                return WIN - ply
+        threats, mine, theirs = set(), set(), set()
+        for move in candidates:
+            if not self._trial(position, move):
+                continue
+            result = self._result(position, mover)
+            if not result:
+                for colour, squares in ((mover, mine), (1 - mover, theirs)):
+                    if makes_threat(position, move[0], colour, self._window):
+                        squares.add(move[0])
+            position.undo()
+            if result > 0:
+                self._remember(ply, move)
+                return WIN - ply
+            if result < 0:
+                threats.add(move[0])
+        mine, theirs, threats = (min(len(squares), MAX_COUNT)
+                                 for squares in (mine, theirs, threats))
+        return max(-LEAF_LIMIT, min(LEAF_LIMIT, mine - theirs - THREAT_WEIGHT * threats))

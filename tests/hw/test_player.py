@@ -1,0 +1,21 @@
+"""The whole player through its UART pins, in cocotb on Verilator (``sim/player_tb.py``):
+games judged by the reference engine and matched move for move with the search model, bad
+input, and a game that outgrows the array."""
+
+import os
+
+import pytest
+
+from fpgatrax.sim.player_testbench import run_player_testbench
+
+pytestmark = pytest.mark.verilator
+
+
+@pytest.mark.parametrize("width,height,depth,max_trials,variant,games", [
+    pytest.param(11, 11, 2, 300, "standard", 4, id="standard-11x11"),
+    pytest.param(8, 8, 1, 60, "loop", 2, id="loop-8x8"),
+])
+def test_player_through_uart(width, height, depth, max_trials, variant, games):
+    run_player_testbench(width, height, depth, max_trials, variant,
+                         games=int(os.environ.get("FPGATRAX_PLAYER_GAMES", games)),
+                         seed=int(os.environ.get("FPGATRAX_PLAYER_SEED", 1)))

@@ -1,0 +1,152 @@
+"""The search model's promises, checked by brute force with the reference engine on positions
+from real play: always legal, a win whenever one exists, never a move that lets the opponent win
+at once when another move does not, the same choice and value as plain minimax without pruning,
+and the trial limit honoured."""
+
+import random
+
+import pytest
+
+from fpgatrax.host.bots import make_bot
+from fpgatrax.host.rules.position import Position, tile_symbol
+from fpgatrax.hw.search_model import (
+    LEAF_LIMIT,
+    MAX_COUNT,
+    THREAT_WEIGHT,
+    WIN,
+    SearchModel,
+    candidates_in_order,
+    makes_threat,
+)
+
+
+def wins_for(position, move, colour):
+    position.play(move)
+    won = position.outcome is not None and position.outcome.winner == colour
+    position.undo()
+    return won
+
+
+def opponent_can_win_after(position, move):
+    me = position.to_move
+    position.play(move)
+    if position.outcome is not None:
+        position.undo()
+        return position.outcome is not None
+    can = any(wins_for(position, reply, 1 - me) for reply in position.legal_moves())
+    position.undo()
+    return can
+
+
+def positions_from_play(count, seed):
+    """Positions (the side to move to choose) from games of the search against greedy."""
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        position, search = Position(), SearchModel(depth=1)
+        bot = make_bot("greedy", seed=rng.randrange(1 << 30))
+        me = rng.randrange(2)
+        while position.outcome is None and len(found) < count:
+            if position.to_move == me:
+                found.append(position.copy())
+                move = search.choose(position).move
+            else:
+                move = bot.choose(position)
+            position.play(move)
+    return found
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_search_keeps_its_promises(seed):
+    for position in positions_from_play(12, seed):
+        legal = position.legal_moves()
+        me = position.to_move
+        can_win = any(wins_for(position, m, me) for m in legal)
+        can_hold = any(not opponent_can_win_after(position, m) for m in legal)
+        for depth in (1, 2):
+            choice = SearchModel(depth=depth).choose(position)
+            assert choice.move in legal
+            if can_win:
+                assert wins_for(position, choice.move, me)
+            elif can_hold:
+                assert not opponent_can_win_after(position, choice.move)
+
+
+def minimax(position, ply, depth):
+    """The value of ``position`` for the side to move, by plain negamax over every legal move
+    (no pruning, the engine's own move list), with the model's leaf evaluation at ply
+    ``depth + 1``."""
+    me = position.to_move
+    moves = position.legal_moves()
+    if ply == depth + 1:
+        squares = {"threats": set(), "mine": set(), "theirs": set()}
+        for move in moves:
+            position.play(move)
+            winner = position.outcome.winner if position.outcome else None
+            if winner is None:
+                for colour, name in ((me, "mine"), (1 - me, "theirs")):
+                    if makes_threat(position, move[0], colour):
+                        squares[name].add(move[0])
+            position.undo()
+            if winner == me:
+                return WIN - ply
+            if winner is not None:
+                squares["threats"].add(move[0])
+        count = {name: min(len(found), MAX_COUNT) for name, found in squares.items()}
+        value = count["mine"] - count["theirs"] - THREAT_WEIGHT * count["threats"]
+        return max(-LEAF_LIMIT, min(LEAF_LIMIT, value))
+    values = [move_value(position, move, ply, depth) for move in moves]
+    return max(values) if values else 0
+
+
+def move_value(position, move, ply, depth):
+    me = position.to_move
+    position.play(move)
+    try:
+        if position.outcome is not None and position.outcome.winner is not None:
+            return WIN - ply if position.outcome.winner == me else ply - WIN
+        return -minimax(position, ply + 1, depth)
+    finally:
+        position.undo()
+
+
+@pytest.mark.parametrize("depth,positions", [(1, 24), (2, 10), (3, 6)])
+def test_pruned_search_chooses_as_plain_minimax(depth, positions):
+    for position in positions_from_play(positions, 11 + depth)[2::2]:
+        choice = SearchModel(depth=depth).choose(position)
+        if choice.reason == "win":
+            continue
+        legal = position.legal_moves()
+        order = [move for move in candidates_in_order(position) if move in legal]
+        chosen = None
+        for iteration in range(1, depth + 1):
+            # The previous choice first, then raster order: the first of the highest value.
+            values = {move: move_value(position, move, 1, iteration)
+                      for move in ([chosen] if chosen else []) + order}
+            best = max(values.values())
+            chosen = next(move for move, value in values.items() if value == best)
+        assert (choice.move, choice.value) == (chosen, best)
+
+
+def test_budget_bounds_the_trials():
+    for position in positions_from_play(20, 5)[2::3]:
+        unlimited = SearchModel(depth=2).choose(position)
+        for max_trials in (1, 50, 400):
+            choice = SearchModel(max_trials, depth=2).choose(position)
+            win_pass = len(candidates_in_order(position))
+            assert choice.trials <= max(max_trials, win_pass + 1)
+            assert choice.move in position.legal_moves()
+            if unlimited.trials < max_trials:
+                assert choice == unlimited
+
+
+def test_candidate_order_is_raster_then_symbol():
+    position = positions_from_play(12, 7)[-1]
+    order = candidates_in_order(position)
+    assert order == sorted(order, key=lambda m: (m[0], "+/\\".index(tile_symbol(m[1]))))
+    assert set(order) == set(position.candidates())
+
+
+def test_same_position_same_choice():
+    position = positions_from_play(15, 3)[-1]
+    assert SearchModel(400, depth=2).choose(position) == SearchModel(400, depth=2).choose(position)
