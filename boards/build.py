@@ -67,7 +67,8 @@ MOVE_SECONDS = 0.5
 
 
 def max_trials_for(clk_freq):
-    """The search's trial limit (trials per move, in whole thousands) for a clock of ``clk_freq`` Hz."""
+    """The search's trial limit (trials per move, in whole thousands) for a clock of
+    ``clk_freq`` Hz."""
     return int(clk_freq * MOVE_SECONDS / CYCLES_PER_TRIAL) // 1000 * 1000
 
 
@@ -161,7 +162,7 @@ class BoardTop(Elaboratable):
         m.submodules.uart_rx = rx = io.Buffer("i", uart.rx)
         m.submodules.uart_tx = tx = io.Buffer("o", uart.tx)
         m.d.comb += [player.rx.eq(rx.i), tx.o.eq(player.tx)]
-        for status, (resource, number) in zip(STATUS, self.board.leds):
+        for status, (resource, number) in zip(STATUS, self.board.leds, strict=False):
             m.submodules[f"led_{status}"] = led = io.Buffer(
                 "o", platform.request(resource, number, dir="-"))
             m.d.comb += led.o.eq(getattr(player, status))

@@ -14,7 +14,7 @@ place value repeatedly, so it needs no divider and no buffer to reverse the digi
 
 from contextlib import contextmanager
 
-from amaranth import *
+from amaranth.hdl import Array, Module, Signal
 from amaranth.lib import data, stream, wiring
 from amaranth.lib.wiring import In, Out
 
@@ -55,10 +55,10 @@ class NotationDecoder(wiring.Component):
 
     The characters of a line arrive on ``chars``; the line feed that ends them produces one
     result on ``move`` (an empty line gives an error, so the caller should drop those first).
-    The decoder accepts exactly what ``fpgatrax.host.rules.notation.parse_text`` accepts: column letters
-    (``@`` alone, or ``A``-``Z`` in bijective base 26), decimal row digits without a leading zero,
-    one of ``+ / \\``, and nothing after it; a column or row too large for its width is an error
-    too. It takes no new character while a result waits to be taken.
+    The decoder accepts exactly what ``fpgatrax.host.rules.notation.parse_text`` accepts: column
+    letters (``@`` alone, or ``A``-``Z`` in bijective base 26), decimal row digits without a
+    leading zero, one of ``+ / \\``, and nothing after it; a column or row too large for its
+    width is an error too. It takes no new character while a result waits to be taken.
 
     Ports
     -----

@@ -12,7 +12,7 @@ garbage whatever it says; it is dropped and counted in ``bad_input``, like any o
 is neither a command nor a move.
 """
 
-from amaranth import *
+from amaranth.hdl import Array, Module, Mux, Signal
 from amaranth.lib import enum, stream, wiring
 from amaranth.lib.wiring import In, Out
 

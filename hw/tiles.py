@@ -1,9 +1,10 @@
 """Tile encodings shared by the gateware and its testbenches.
 
 A tile is the 4-bit mask of its *white* edges, exactly as in the reference engine
-(``fpgatrax.host.rules.position``): bit 0 north, 1 east, 2 south, 3 west; the other two edges are red;
-``0`` is an empty square. Keeping the engine's encoding means a testbench compares cells with
-``pos.tiles`` without any translation, and every edge colour is a wire, not a decoder.
+(``fpgatrax.host.rules.position``): bit 0 north, 1 east, 2 south, 3 west; the other two edges
+are red; ``0`` is an empty square. Keeping the engine's encoding means a testbench compares
+cells with ``pos.tiles`` without any translation, and every edge colour is a wire, not a
+decoder.
 
 The notation symbol of a move (``+ / \\``) travels as a 2-bit :class:`Symbol`; the array picks its
 colouring from the neighbours, and the symbol's *first* colouring (the engine's

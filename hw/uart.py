@@ -9,7 +9,7 @@ lasts hundreds of clocks: both halves count a fixed *divisor* of clocks per bit,
 the clock frequency and the baud rate when the design is built.
 """
 
-from amaranth import *
+from amaranth.hdl import C, Cat, Module, Signal
 from amaranth.lib import stream, wiring
 from amaranth.lib.cdc import FFSynchronizer
 from amaranth.lib.wiring import In, Out

@@ -14,8 +14,8 @@ cycle at which the last bit of the answer left ``tx``. So a move takes as long a
 hardware, however slowly the simulation runs on the machine.
 
 Builds are cached under ``build/board/``, one folder per distinct Verilog and harness, so only
-the first run pays for the Verilator build (one to three minutes); a second one starts at once, since
-an index keyed by the gateware's Python sources even skips the conversion to Verilog.
+the first run pays for the Verilator build (one to three minutes); a second one starts at once,
+since an index keyed by the gateware's Python sources even skips the conversion to Verilog.
 
 ``python -m fpgatrax.sim.board`` runs a board on its own, for serial tools; the referee opens one
 with the player spec ``sim`` (``open_board``).
@@ -161,7 +161,8 @@ def _compile(directory, text, harness, progress):
     with open(log, "w") as output:
         try:
             status = subprocess.run(command, cwd=directory, stdout=output,
-                                    stderr=subprocess.STDOUT, env=verilator_environment()).returncode
+                                    stderr=subprocess.STDOUT,
+                                    env=verilator_environment()).returncode
         except OSError as err:
             raise UserError(f"sim: cannot run Verilator ({err.strerror}); is the project "
                             f"installed (make install)?") from None
@@ -267,7 +268,8 @@ class BoardProcess:
         a read that saw it change is retried, so the fields always belong together."""
         while True:
             before = SEQUENCE.unpack_from(self._status, SEQUENCE_OFFSET)[0]
-            values = dict(zip(STATUS_FIELDS, STATUS.unpack(self._status[:STATUS.size])))
+            values = dict(zip(STATUS_FIELDS, STATUS.unpack(self._status[:STATUS.size]),
+                                   strict=True))
             after = SEQUENCE.unpack_from(self._status, SEQUENCE_OFFSET)[0]
             if values["magic"] != STATUS_MAGIC:
                 raise Disconnected("the simulated board's status is unreadable")

@@ -1,9 +1,9 @@
 """``make bench-player``: cycles per move of the gateware player, and what they mean in time.
 
 Plays benchmark games of the whole Player (through its UART pins, in Verilator) against the
-``random`` and ``greedy`` bots, both colours, with the simulated board's search (the boards' depth,
-a small trial limit: a board's trial limit would take an hour of simulation), and prints the median and
-worst cycles per move and the time they take at board clock rates. The
+``random`` and ``greedy`` bots, both colours, with the simulated board's search (the boards'
+depth, a small trial limit: a board's trial limit would take an hour of simulation), and prints
+the median and worst cycles per move and the time they take at board clock rates. The
 count is the player's own ``move_cycles``: from the opponent's move reaching the player to its
 answer reaching the transmitter (the serial line's own time is not included: 3.1 ms for a
 6-byte line at 19200 baud).
@@ -27,8 +27,8 @@ def main():
     parser.add_argument("--depth", type=int, default=SIM_PROFILE["depth"],
                         help=f"search depth (default {SIM_PROFILE['depth']})")
     parser.add_argument("--max-trials", type=int, default=SIM_PROFILE["max_trials"],
-                        help=f"the search's trial limit, trials per move (default {SIM_PROFILE['max_trials']}, "
-                             f"as the simulated board; 0: none)")
+                        help="the search's trial limit, trials per move (default "
+                             f"{SIM_PROFILE['max_trials']}, as the simulated board; 0: none)")
     parser.add_argument("--games", type=int, default=4, help="games (default 4)")
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()

@@ -18,7 +18,7 @@ DEFAULT_THINK = 0.25      # seconds per move: a quarter of the competition's lim
 # Neighbours north, east, south, west (the sides of the engine's tile masks): coordinate steps
 # and square-key steps.
 _DX, _DY = (0, 1, 0, -1), (-1, 0, 1, 0)
-_STEP = tuple(key_of(dx, dy) - key_of(0, 0) for dx, dy in zip(_DX, _DY))
+_STEP = tuple(key_of(dx, dy) - key_of(0, 0) for dx, dy in zip(_DX, _DY, strict=True))
 
 
 class _OutOfTime(Exception):

@@ -21,7 +21,8 @@ def register(subparsers):
     p.add_argument("--variant", choices=VARIANT_NAMES, default="standard")
     p.add_argument("--through-wins", action="store_true",
                    help="keep playing past won positions instead of ending the game there")
-    p.add_argument("--divide", action="store_true", help="also print the count under each first move")
+    p.add_argument("--divide", action="store_true",
+                   help="also print the count under each first move")
     p.set_defaults(run=run_perft)
 
     p = subparsers.add_parser(

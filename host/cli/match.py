@@ -207,8 +207,8 @@ def run_tournament(args):
     record_path = _record_paths(args)
     players = _open_all(args.players, args)
     try:
-        table, _ = round_robin(dict(zip(args.players, players)), args.games, record_path,
-                               Progress(), **_game_options(args))
+        named = dict(zip(args.players, players, strict=True))
+        table, _ = round_robin(named, args.games, record_path, Progress(), **_game_options(args))
     finally:
         _close_all(players)
     print(format_table(table))

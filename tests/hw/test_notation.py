@@ -84,7 +84,7 @@ def test_decoder_agrees_with_reference(col_bits, row_bits):
 
     run(dut, writer, reader)
     assert len(results) == len(texts)
-    for text, got in zip(texts, results):
+    for text, got in zip(texts, results, strict=True):
         assert got == expected_decode(text, col_bits, row_bits), repr(text)
     # The texts must exercise both answers, or this test could not fail.
     assert sum(r is None for r in results) > 300

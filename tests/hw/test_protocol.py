@@ -1,9 +1,9 @@
 # amaranth: UnusedElaboratable=no
 # (the tests of refused parameters construct components whose __init__ raises; Amaranth would
 # warn, at garbage collection, that those half-made objects were never elaborated)
-"""The gateware protocol handler against a plain-Python model of ``docs/protocol.md`` that parses moves
-with the reference notation, on random byte streams; its stream rules; and the whole path from
-the receive pin to the transmit pin."""
+"""The gateware protocol handler against a plain-Python model of ``docs/protocol.md`` that parses
+moves with the reference notation, on random byte streams; its stream rules; and the whole path
+from the receive pin to the transmit pin."""
 
 import random
 

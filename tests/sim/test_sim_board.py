@@ -79,7 +79,7 @@ def test_whole_game_against_greedy(program, board_colour):
     assert len(stats.cycles) == 1 + len(board_moves)            # -T, then the moves
     assert stats.cycles[0] >= FRAME_BITS * program.divisor * len("-T\nFT\n")
     for (line, answer, timing), cycles, move_cycles in zip(board_moves, stats.cycles[1:],
-                                                            stats.move_cycles[1:]):
+                                                            stats.move_cycles[1:], strict=True):
         assert "simulated" in timing
         assert cycles >= FRAME_BITS * program.divisor * (len(line) + 1 + len(answer) + 1)
         assert 0 < move_cycles < cycles

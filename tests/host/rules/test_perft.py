@@ -1,5 +1,5 @@
-"""Perft against the reference figures of ``docs/figures.md``, and the through-wins count against the
-naive oracle (an independent move generator)."""
+"""Perft against the reference figures of ``docs/figures.md``, and the through-wins count against
+the naive oracle (an independent move generator)."""
 
 import naive_rules as naive
 import pytest

@@ -1,5 +1,6 @@
-"""The rules of ``docs/rules.md`` and ``docs/notation.md``, case by case. Expected results are worked out from the rules by
-hand (the small games below are explained move by move) or taken from the naive oracle."""
+"""The rules of ``docs/rules.md`` and ``docs/notation.md``, case by case. Expected results are
+worked out from the rules by hand (the small games below are explained move by move) or taken
+from the naive oracle."""
 
 import random
 
@@ -85,8 +86,8 @@ def test_colours_must_match(variant):
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_forced_tile_example_of_the_spec(variant):
-    # docs/notation.md: @0/, B1+, B2\ forces a tile at A2: red from A1's south and red from B2's west
-    # enter A2, so A2 is the tile joining N and E in red, a \ with white S,W.
+    # docs/notation.md: @0/, B1+, B2\ forces a tile at A2: red from A1's south and red from B2's
+    # west enter A2, so A2 is the tile joining N and E in red, a \ with white S,W.
     position = play("@0/ B1+ B2\\", variant)
     assert len(position.tiles) == 4
     x0, y0 = position.bbox[:2]
