@@ -1,5 +1,14 @@
-"""Subcommands for the boards: ``build`` (a bitstream) and ``program`` (load it)."""
+"""Subcommands for the boards: ``build`` (a bitstream) and ``program`` (load it).
 
+``build --write PAGE`` also puts the table of every board's last figures into a documentation
+page, between the markers ``<!-- generated: boards -->`` and ``<!-- end generated: boards -->``
+(``docs/measurements.md``; see ``host/bench/pages.py``).
+"""
+
+import datetime
+import pathlib
+
+from fpgatrax.host.bench.pages import check_page, write_generated
 from fpgatrax.host.rules.errors import UserError
 
 try:    # the board tools are an optional part of the package: fpgatrax[boards]
@@ -9,7 +18,10 @@ except ModuleNotFoundError as missing:
 else:
     _MISSING = None
 
-__all__ = ["register"]
+__all__ = ["register", "board_table", "PAGE_BLOCK"]
+
+#: The name of the board table's block in a documentation page.
+PAGE_BLOCK = "boards"
 
 
 def register(subparsers):
@@ -27,6 +39,10 @@ def register(subparsers):
                    help="the boards to build (default: all of them)")
     p.add_argument("--table", action="store_true",
                    help="print the figures of the last builds only, building nothing")
+    p.add_argument("--write", metavar="PAGE",
+                   help="then write the table of every board's last figures into PAGE (e.g. "
+                        "docs/measurements.md), between its markers '<!-- generated: boards -->' "
+                        "and '<!-- end generated: boards -->'; every board must have been built")
     p.set_defaults(run=run_build)
 
     p = subparsers.add_parser(
@@ -51,6 +67,8 @@ def _targets(names):
 
 def run_build(args):
     targets = _targets(args.names)
+    if args.write:
+        check_page(args.write, PAGE_BLOCK)      # before minutes of building, not after
     failed = []
     if not args.table:
         for count, target in enumerate(targets, 1):
@@ -62,25 +80,57 @@ def run_build(args):
                 failed.append(target.name)
     print_table(targets)
     if failed:
-        raise UserError(f"{len(failed)} of {len(targets)} builds failed: {', '.join(failed)}")
+        raise UserError(f"{len(failed)} of {len(targets)} builds failed: {', '.join(failed)}"
+                        + ("; the page was not written" if args.write else ""))
+    if args.write:
+        write_page(args.write)
 
 
-def print_table(targets):
+def board_table(targets):
     """The figures of the targets' last builds and their worst-case time per move (the search
     trial limit's bound, see ``boards/build.py``), as a Markdown table."""
-    rows = []
+    lines = ["| board | device | variant | array | depth | trial limit | LUT4 | FF | clock | "
+             "Fmax | worst move | build |",
+             "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for target in targets:
         f = figures(target)
         luts, ffs, fmax, took = ((f["luts"], f["ffs"], f"{f['fmax_mhz']:.1f} MHz",
                                   f"{f['build_s']} s") if f else ("not built", "", "", ""))
-        rows.append(f"| {target.title} | {target.platform.device} | {target.variant} | "
-                    f"{target.width}x{target.height} | {target.depth} | {target.max_trials:,} | "
-                    f"{luts} | {ffs} | {target.clk_freq / 1e6:g} MHz | {fmax} | "
-                    f"{target.worst_move_seconds * 1e3:.0f} ms | {took} |")
-    print("| board | device | variant | array | depth | trial limit | LUT4 | FF | clock | Fmax | "
-          "worst move | build |")
-    print("|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
-    print("\n".join(rows))
+        lines.append(f"| {target.title} | {target.platform.device} | {target.variant} | "
+                     f"{target.width}x{target.height} | {target.depth} | {target.max_trials:,} | "
+                     f"{luts} | {ffs} | {target.clk_freq / 1e6:g} MHz | {fmax} | "
+                     f"{target.worst_move_seconds * 1e3:.0f} ms | {took} |")
+    return "\n".join(lines)
+
+
+def print_table(targets):
+    print(board_table(targets))
+
+
+def _built_on(target):
+    """The day ``target``'s figures were written (its last build), or None if never built."""
+    path = pathlib.Path(target.bitstream).with_name("figures.json")
+    if not path.exists():
+        return None
+    return datetime.date.fromtimestamp(path.stat().st_mtime).isoformat()
+
+
+def write_page(page):
+    """Write the table of every board's last figures into ``page``, with when they were built;
+    a board that was never built makes it a UserError and leaves the page as it was."""
+    targets = list(boards().values())
+    missing = [target.name for target in targets if figures(target) is None]
+    if missing:
+        raise UserError(f"no figures for {', '.join(missing)} (build them first: fpgatrax build "
+                        f"{' '.join(missing)}); {page} was not written")
+    days = sorted({day for day in map(_built_on, targets) if day})
+    built = (f"built {days[0]}" if len(days) == 1 else f"built {days[0]} to {days[-1]}") \
+        if days else "build dates unknown"
+    text = (f"Written by `fpgatrax build --table --write {page}` on "
+            f"{datetime.date.today().isoformat()} from each board's last build ({built}; build "
+            f"times as measured on the machine that built them).\n\n{board_table(targets)}")
+    write_generated(page, PAGE_BLOCK, text)
+    print(f"wrote the board table into {page}")
 
 
 def run_program(args):
