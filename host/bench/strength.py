@@ -11,9 +11,12 @@ from the empty board repeat themselves and N games would measure one or two line
 game therefore starts from a random opening of a few plies (random legal moves that do not end
 the game, the same for both players), and each opening is played twice, the model taking each
 colour once. Each bot meets the model N times with each colour; the table gives wins, draws and
-losses from the model's side, the win rate, and the issue's targets (at least 99 % against random, 80 %
-against greedy, 50 % against alphabeta at 1 s per move). These are figures to read, not pass
-marks. Run with ``make bench-strength`` (``--quick`` for a run of seconds).
+losses from the model's side, the win rate, and the issue's targets (at least 99 % against
+random, 80 % against greedy, 50 % against alphabeta at 1 s per move). These are figures to read,
+not pass marks. Run with ``make bench-strength`` (``--quick`` for a run of seconds);
+``--write docs/measurements.md`` also puts the run's table, with its command, date and settings,
+between the page's markers ``<!-- generated: strength -->`` and ``<!-- end generated: strength
+-->`` (``host/bench/pages.py``).
 """
 
 import argparse
@@ -21,21 +24,29 @@ import contextlib
 import multiprocessing
 import os
 import random
+import shlex
+import sys
 import time
 from collections import Counter
 
+from fpgatrax.host.bench.pages import check_page, write_generated
 from fpgatrax.host.bots import BOTS, make_bot
 from fpgatrax.host.bots.session import BotSession
 from fpgatrax.host.link.transport import FunctionTransport
 from fpgatrax.host.match.referee import play_game
 from fpgatrax.host.match.tournament import Progress
+from fpgatrax.host.rules.errors import UserError
 from fpgatrax.host.rules.notation import format_move, parse_move
 from fpgatrax.host.rules.position import RED, WHITE, Position
 from fpgatrax.host.rules.variant import VARIANT_NAMES
 from fpgatrax.hw.search_model import DEFAULT_DEPTH, SearchModel
 
-__all__ = ["ModelSession", "Opening", "random_opening", "main"]
+__all__ = ["ModelSession", "Opening", "random_opening", "format_strength", "markdown_strength",
+           "main"]
 
+PROG = "python -m fpgatrax.host.bench.strength"
+#: The name of the strength table's block in a documentation page.
+PAGE_BLOCK = "strength"
 TARGETS = {"random": 0.99, "greedy": 0.80, "alphabeta": 0.50}
 # The model is judged on its moves, not on Python's speed: no time limit for either side
 # (alphabeta keeps to its own thinking time).
@@ -160,8 +171,8 @@ def _play_one(job):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m fpgatrax.host.bench.strength",
-                                     description=__doc__.split("\n\n")[0])
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, metavar="N",
                         help="games per bot and colour (default 10; 4 with --quick)")
     parser.add_argument("--depth", type=int, default=DEFAULT_DEPTH, metavar="D",
@@ -190,6 +201,11 @@ def main(argv=None):
                              "clock)")
     parser.add_argument("--variant", choices=VARIANT_NAMES, default="standard")
     parser.add_argument("--seed", type=int, default=2015, help="first seed of the bots")
+    parser.add_argument("--write", metavar="PAGE",
+                        help="also write the table, with this command, the date and the "
+                             "settings, into PAGE (e.g. docs/measurements.md) between its "
+                             "markers '<!-- generated: strength -->' and '<!-- end generated: "
+                             "strength -->'")
     args = parser.parse_args(argv)
     games = args.games or (4 if args.quick else 10)
     think = args.think or (0.25 if args.quick else 1.0)
@@ -201,6 +217,11 @@ def main(argv=None):
         parser.error(f"unknown bot {unknown[0]!r}" if unknown else
                      "--games, --jobs and --depth are at least 1, --max-trials and --opening at "
                      "least 0")
+    if args.write:
+        try:
+            check_page(args.write, PAGE_BLOCK)      # before minutes of games, not after
+        except UserError as err:
+            parser.exit(1, f"{PROG}: error: {err}\n")
 
     schedule = [(name, colour, number, index) for index, (name, colour, number) in enumerate(
         (name, colour, number) for name in bots for colour in (WHITE, RED)
@@ -225,19 +246,34 @@ def main(argv=None):
                                           f"vs {name}: {('won', 'drew', 'lost')[outcome]}")
     seconds = time.perf_counter() - start
 
-    print(f"# the hardware search (model): depth {args.depth}, trial limit {max_trials or 'none'}, array "
-          f"{'unbounded' if window is None else '%dx%d' % window}, {args.variant}; "
-          f"alphabeta {think:g} s per move; {games} games per bot and colour, seed {args.seed}, "
-          f"openings of {args.opening} random plies; {len(schedule)} games in {seconds:.0f} s "
-          f"on {jobs} process{'es' if jobs > 1 else ''}")
-    print(f"# trials per move (moves tried on the array): mean "
-          f"{sum(trials) / max(len(trials), 1):,.0f}, max {max(trials, default=0):,}; "
-          f"games lost by overflow (no room in the array): {overflows}")
+    array = "unbounded" if window is None else f"{window[0]}x{window[1]}"
     searched = sum(n for depth, n in depths.items() if depth)
-    print("# deepest finished iteration: " + ", ".join(
-        f"{depth} plies {n / searched:.0%}" for depth, n in sorted(depths.items()) if depth)
-        + f" of {searched} searches (besides {depths[0]} wins in one)")
+    notes = [
+        f"the hardware search (model): depth {args.depth}, trial limit "
+        f"{f'{max_trials:,}' if max_trials else 'none'}, array {array}, {args.variant}; "
+        f"alphabeta {think:g} s per move; {games} games per bot and colour, seed {args.seed}, "
+        f"openings of {args.opening} random plies; {len(schedule)} games in {seconds:.0f} s "
+        f"on {jobs} process{'es' if jobs > 1 else ''}",
+        f"trials per move (moves tried on the array): mean "
+        f"{sum(trials) / max(len(trials), 1):,.0f}, max {max(trials, default=0):,}; "
+        f"games lost by overflow (no room in the array): {overflows}",
+        "deepest finished iteration: " + ", ".join(
+            f"{depth} plies {n / searched:.0%}" for depth, n in sorted(depths.items()) if depth)
+        + f" of {searched} searches (besides {depths[0]} wins in one)",
+    ]
+    for note in notes:
+        print(f"# {note}")
     print(format_strength(tally, bots))
+    if args.write:
+        command = " ".join(shlex.quote(word) for word in [*PROG.split(), *argv])
+        text = (f"Written by `{command}` on {time.strftime('%Y-%m-%d')}, on a machine with "
+                f"{os.cpu_count()} CPUs; " + "; ".join(notes) + ".\n\n"
+                + markdown_strength(tally, bots))
+        try:
+            write_generated(args.write, PAGE_BLOCK, text)
+        except UserError as err:
+            parser.exit(1, f"{PROG}: error: {err}\n")
+        print(f"# wrote the table into {args.write}")
 
 
 def format_strength(tally, bots):
@@ -247,7 +283,8 @@ def format_strength(tally, bots):
              f"{'win rate':>8}  target"]
     for name in bots:
         rows = [("white", tally[name, WHITE]), ("black", tally[name, RED]),
-                ("both", [a + b for a, b in zip(tally[name, WHITE], tally[name, RED])])]
+                ("both", [a + b for a, b in zip(tally[name, WHITE], tally[name, RED],
+                                                strict=True)])]
         for label, (wins, draws, losses) in rows:
             total = wins + draws + losses
             target = ""
@@ -256,6 +293,27 @@ def format_strength(tally, bots):
                 target = f"≥{TARGETS[name]:.0%} {met}"
             lines.append(f"{name:<10} {label:<6} {total:>5} {wins:>5} {draws:>5} {losses:>6} "
                          f"{wins / total:>8.0%}  {target}")
+    return "\n".join(lines)
+
+
+def markdown_strength(tally, bots):
+    """The same results as a Markdown table for the documentation: wins out of games per colour
+    of the model (and the draws, if any), the win rate over both colours and the target."""
+    def cell(wins, draws, losses):
+        total = wins + draws + losses
+        return f"{wins}/{total}" + (f" ({draws} drawn)" if draws else "")
+
+    lines = ["| bot | model white | model black | win rate | target |",
+             "|---|---|---|---:|---|"]
+    for name in bots:
+        white, black = tally[name, WHITE], tally[name, RED]
+        wins, total = white[0] + black[0], sum(white) + sum(black)
+        target = ""
+        if name in TARGETS:
+            met = "met" if wins >= TARGETS[name] * total else "not met"
+            target = f"≥{TARGETS[name]:.0%}: {met}"
+        lines.append(f"| {name} | {cell(*white)} | {cell(*black)} | "
+                     f"{wins / total:.0%} | {target} |")
     return "\n".join(lines)
 
 
