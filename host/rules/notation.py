@@ -9,7 +9,15 @@ directions take one.
 import re
 
 from fpgatrax.host.rules.errors import UserError
-from fpgatrax.host.rules.position import SYMBOLS, IllegalMove, key_of, tile_symbol, xy_of
+from fpgatrax.host.rules.position import (
+    SYMBOLS,
+    IllegalMove,
+    Move,
+    Position,
+    key_of,
+    tile_symbol,
+    xy_of,
+)
 
 __all__ = ["NotationError", "column_name", "column_number", "parse_text", "parse_move",
            "format_move"]
@@ -21,7 +29,7 @@ class NotationError(UserError):
     """Text that is not a move at all (as opposed to a well-formed but illegal one)."""
 
 
-def column_name(number):
+def column_name(number: int) -> str:
     """0 → ``@``, 1 → ``A``, 26 → ``Z``, 27 → ``AA`` (bijective base 26)."""
     if number < 0:
         raise ValueError("column numbers start at 0")
@@ -34,7 +42,7 @@ def column_name(number):
     return "".join(reversed(letters))
 
 
-def column_number(name):
+def column_number(name: str) -> int:
     if name == "@":
         return 0
     number = 0
@@ -43,7 +51,7 @@ def column_number(name):
     return number
 
 
-def parse_text(text):
+def parse_text(text: str) -> tuple[int, int, str]:
     """Split move text into (column, row, symbol) numbers; raise NotationError saying what is
     wrong with it."""
     if not text:
@@ -65,7 +73,7 @@ def parse_text(text):
     return column_number(col), int(row), symbol
 
 
-def parse_move(position, text):
+def parse_move(position: Position, text: str) -> Move:
     """The (key, tile) that ``text`` denotes on ``position``. Raises NotationError for text that
     is not a move, IllegalMove for a move whose square or colours do not work here (the full
     legality check, forced play included, is ``position.check``)."""
@@ -81,7 +89,7 @@ def parse_move(position, text):
     return key, position.tile_for(key, symbol)
 
 
-def format_move(position, move):
+def format_move(position: Position, move: Move) -> str:
     """The notation of ``move`` (a (key, tile) pair) on ``position``."""
     key, tile = move
     if position.bbox is None:

@@ -2,16 +2,16 @@
 move generator.
 
 A game ends when a turn wins, so by default a sequence stops counting at a won position: that is
-what reproduces the reference figures of ``docs/figures.md`` (2, 24, 432, 9,568, 246,888, 7,209,480).
-``through_wins=True`` lets play go on past wins instead, which gives 9,760 at depth 4: the text of
-§6 says play continues, but its figures are those of games that end at a win."""
+what reproduces the reference figures of ``docs/figures.md`` (2, 24, 432, 9,568, 246,888,
+7,209,480). ``through_wins=True`` lets play go on past wins instead, which gives 9,760 at depth 4:
+the text of §6 says play continues, but its figures are those of games that end at a win."""
 
 from fpgatrax.host.rules.position import Position
 
 __all__ = ["perft"]
 
 
-def perft(depth, position=None, through_wins=False):
+def perft(depth: int, position: Position | None = None, through_wins: bool = False) -> int:
     """Count the legal move sequences of length ``depth`` from ``position`` (default: empty
     standard board). Every legal (square, symbol) move counts once."""
     position = Position() if position is None else position.copy()
@@ -20,7 +20,7 @@ def perft(depth, position=None, through_wins=False):
     return _perft(position, depth, through_wins)
 
 
-def _perft(position, depth, through_wins):
+def _perft(position: Position, depth: int, through_wins: bool) -> int:
     if depth == 1:
         return position.count_legal_moves()
     total = 0

@@ -20,13 +20,14 @@ forced play only has to look at frontier entries that a new tile changed.
 """
 
 from dataclasses import dataclass
+from typing import TypeAlias
 
 from fpgatrax.host.rules.errors import UserError
-from fpgatrax.host.rules.variant import variant_named
+from fpgatrax.host.rules.variant import Variant, variant_named
 
 __all__ = [
     "N", "E", "S", "W", "SYMBOLS", "WHITE", "RED", "IllegalMove", "Position",
-    "TILES", "tile_symbol", "key_of", "xy_of",
+    "TILES", "tile_symbol", "key_of", "xy_of", "Move", "Bbox", "Outcome",
 ]
 
 N, E, S, W = range(4)
@@ -42,31 +43,37 @@ SYMBOL_TILES = {"+": (0b0101, 0b1010), "/": (0b1001, 0b0110), "\\": (0b0011, 0b1
 TILES = tuple(t for pair in SYMBOL_TILES.values() for t in pair)
 _TILE_SYMBOL = {t: s for s, pair in SYMBOL_TILES.items() for t in pair}
 
+#: A move or a placed tile: (square key, tile).
+Move: TypeAlias = tuple[int, int]
+#: (min_x, min_y, max_x, max_y) of the tiles in play.
+Bbox: TypeAlias = tuple[int, int, int, int]
 
-def tile_symbol(tile):
+
+def tile_symbol(tile: int) -> str:
     """The notation symbol (``+``, ``/`` or ``\\``) of a placed tile."""
     return _TILE_SYMBOL[tile]
 
 
-def key_of(x, y):
+def key_of(x: int, y: int) -> int:
     if not (-ORIGIN < x < ORIGIN and -ORIGIN < y < ORIGIN):
         raise ValueError(f"square ({x}, {y}) is outside the engine's {STRIDE}-square plane")
     return (y + ORIGIN) * STRIDE + (x + ORIGIN)
 
 
-def xy_of(key):
+def xy_of(key: int) -> tuple[int, int]:
     y, x = divmod(key, STRIDE)
     return x - ORIGIN, y - ORIGIN
 
 
-def _popcount4(m):
+def _popcount4(m: int) -> int:
     return (m & 1) + (m >> 1 & 1) + (m >> 2 & 1) + (m >> 3 & 1)
 
 
-def _entry_tables():
+def _entry_tables() -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
     """For each entry mask (white nibble | red nibble << 4) of an empty square: what is forced
     there (a tile, 0 for nothing, -1 for an illegal square) and which tiles fit there."""
-    forced, fits = [0] * 256, [()] * 256
+    forced = [0] * 256
+    fits: list[tuple[int, ...]] = [()] * 256
     for entry in range(256):
         white, red = entry & 0xF, entry >> 4
         if white & red:
@@ -99,7 +106,7 @@ class IllegalMove(UserError):
 @dataclass(frozen=True)
 class Outcome:
     """The result of a finished game: ``winner`` is WHITE, RED or None for a draw."""
-    winner: object
+    winner: int | None
     how: str           # "loop", "line", "draw"
     move_number: int   # 1-based number of the move that ended the game
 
@@ -112,23 +119,27 @@ class Position:
     the relative notation of the game.
     """
 
-    def __init__(self, variant="standard"):
+    #: Where the last illegal ``_make`` failed (set by ``_make`` only).
+    _bad_square: int
+
+    def __init__(self, variant: str | Variant = "standard") -> None:
         self.variant = variant_named(variant)
-        self.tiles = {}
-        self.frontier = {}
-        self.bbox = None          # (min_x, min_y, max_x, max_y) of the tiles in play
-        self.moves = []           # the placed (key, tile) of each turn, in order
-        self.outcome = None
-        self._undo_log = []
+        self.tiles: dict[int, int] = {}
+        self.frontier: dict[int, int] = {}
+        self.bbox: Bbox | None = None   # (min_x, min_y, max_x, max_y) of the tiles in play
+        self.moves: list[Move] = []     # the placed (key, tile) of each turn, in order
+        self.outcome: Outcome | None = None
+        # Per turn: the bbox before it, the squares it placed, the (square, old entry) it changed.
+        self._undo_log: list[tuple[Bbox | None, list[int], list[tuple[int, int]]]] = []
 
     # -- queries ------------------------------------------------------------------------------
 
     @property
-    def to_move(self):
+    def to_move(self) -> int:
         """WHITE or RED: whose turn it is."""
         return len(self.moves) & 1
 
-    def copy(self):
+    def copy(self) -> "Position":
         other = Position.__new__(Position)
         other.variant = self.variant
         other.tiles = dict(self.tiles)
@@ -139,35 +150,35 @@ class Position:
         other._undo_log = list(self._undo_log)
         return other
 
-    def size(self):
+    def size(self) -> tuple[int, int]:
         """(columns, rows) spanned by the tiles in play; (0, 0) when the board is empty."""
         if self.bbox is None:
             return 0, 0
         x0, y0, x1, y1 = self.bbox
         return x1 - x0 + 1, y1 - y0 + 1
 
-    def first_moves(self):
+    def first_moves(self) -> list[Move]:
         origin = key_of(0, 0)
         return [(origin, SYMBOL_TILES["/"][0]), (origin, SYMBOL_TILES["+"][0])]
 
-    def candidates(self):
+    def candidates(self) -> list[Move]:
         """Every (key, tile) that fits its neighbours' colours, legal or not after forced play."""
         if not self.tiles:
             return self.first_moves()
         return [(k, t) for k, e in self.frontier.items() for t in FITS[e]]
 
-    def legal_moves(self):
+    def legal_moves(self) -> list[Move]:
         """Every legal move, each (square, symbol) once."""
         if not self.tiles:
             return self.first_moves()
-        legal = []
+        legal: list[Move] = []
         for k, e in list(self.frontier.items()):
             for t in FITS[e]:
                 if self._quiet(k, t) or self._try(k, t):
                     legal.append((k, t))
         return legal
 
-    def count_legal_moves(self):
+    def count_legal_moves(self) -> int:
         if not self.tiles:
             return 2
         count = 0
@@ -177,7 +188,7 @@ class Position:
                     count += 1
         return count
 
-    def check(self, move):
+    def check(self, move: Move) -> None:
         """Raise IllegalMove saying why ``move`` is illegal here; return None if it is legal."""
         key, tile = move
         if self.outcome is not None:
@@ -201,7 +212,7 @@ class Position:
         if bad is not None:
             raise IllegalMove(f"three edges of one colour would enter {self._square_name(bad)}")
 
-    def tile_for(self, key, symbol):
+    def tile_for(self, key: int, symbol: str) -> int:
         """The colouring of ``symbol`` that fits the neighbours of ``key`` (or on an empty board,
         the first-move colouring); raise IllegalMove if neither does."""
         pair = SYMBOL_TILES[symbol]
@@ -218,7 +229,7 @@ class Position:
 
     # -- moves --------------------------------------------------------------------------------
 
-    def play(self, move):
+    def play(self, move: Move) -> Outcome | None:
         """Play a whole turn: the tile, forced play, then the win check. Raise IllegalMove (and
         leave the position as it was) if the turn is illegal. Return the Outcome or None."""
         self.check(move)
@@ -229,7 +240,7 @@ class Position:
             self.outcome = Outcome(None, "draw", len(self.moves))
         return self.outcome
 
-    def push(self, move):
+    def push(self, move: Move) -> bool:
         """Play a fitting move (one of ``candidates()``) for a search. If the turn is legal, play
         it, judge ``outcome`` and return True; if not, return False with the position unchanged.
         Faster than ``play``: no reason is worked out and 8x8 draws are not looked for."""
@@ -243,28 +254,28 @@ class Position:
         self.outcome = self._judge()
         return True
 
-    def undo(self):
+    def undo(self) -> None:
         """Take back the last turn played with ``play`` or ``push``."""
         self.moves.pop()
         self.outcome = None
         self._unmake()
 
-    def placed_last(self):
+    def placed_last(self) -> list[int]:
         """The squares of the tiles placed by the last turn, forced ones included."""
         return list(self._undo_log[-1][1]) if self._undo_log else []
 
     # -- internals ----------------------------------------------------------------------------
 
-    def _inside_limit(self, key):
+    def _inside_limit(self, key: int) -> bool:
         """False if a tile at ``key`` would make the tiles span more than the variant allows."""
         limit = self.variant.span_limit
         if limit is None:
             return True
         x, y = xy_of(key)
-        x0, y0, x1, y1 = self.bbox
+        x0, y0, x1, y1 = self.bbox  # type: ignore[misc]  # callers have tiles, so a bbox
         return max(x1, x) - min(x0, x) < limit and max(y1, y) - min(y0, y) < limit
 
-    def _quiet(self, key, tile):
+    def _quiet(self, key: int, tile: int) -> bool:
         """True if placing ``tile`` at ``key`` forces nothing (so it is legal at once)."""
         if not self._inside_limit(key):
             return False
@@ -275,23 +286,23 @@ class Position:
                 return False
         return True
 
-    def _try(self, key, tile):
+    def _try(self, key: int, tile: int) -> bool:
         if not self._inside_limit(key):
             return False
         ok = self._make(key, tile)
         self._unmake()
         return ok
 
-    def _square_name(self, xy):
+    def _square_name(self, xy: tuple[int, int]) -> str:
         """A square in the notation's coordinates of this position (before the move)."""
         from fpgatrax.host.rules.notation import column_name  # notation builds on this module
         x, y = xy
-        col, row = x - self.bbox[0] + 1, y - self.bbox[1] + 1
+        col, row = x - self.bbox[0] + 1, y - self.bbox[1] + 1  # type: ignore[index]  # tiles in play
         if col < 0 or row < 0:
             return "a square beyond column @ or row 0"
         return f"square {column_name(col)}{row}"
 
-    def _forced_play_conflict(self, key, tile):
+    def _forced_play_conflict(self, key: int, tile: int) -> tuple[int, int] | None:
         """None if forced play after ``tile`` at ``key`` succeeds, else the square (x, y) where
         three edges of one colour meet."""
         ok = self._make(key, tile)
@@ -299,11 +310,12 @@ class Position:
         self._unmake()
         return None if bad is None else xy_of(bad)
 
-    def _make(self, key, tile):
+    def _make(self, key: int, tile: int) -> bool:
         """Place ``tile`` and resolve forced play. Always pushes an undo record; returns False
         (with ``_bad_square`` set) when the turn is illegal, True otherwise."""
         tiles, frontier = self.tiles, self.frontier
-        placed, changed = [], []
+        placed: list[int] = []
+        changed: list[tuple[int, int]] = []
         self._undo_log.append((self.bbox, placed, changed))
         x, y = xy_of(key)
         if self.bbox is None:
@@ -345,7 +357,7 @@ class Position:
                     pending.append((n, 0))
         return True
 
-    def _unmake(self):
+    def _unmake(self) -> None:
         bbox, placed, changed = self._undo_log.pop()
         self.bbox = bbox
         tiles, frontier = self.tiles, self.frontier
@@ -357,11 +369,11 @@ class Position:
             else:
                 frontier.pop(k, None)
 
-    def _judge(self):
+    def _judge(self) -> Outcome | None:
         """Wins after the last turn: only tracks through the tiles it placed can be new."""
         mover = (len(self.moves) - 1) & 1
-        found = {}
-        seen = set()
+        found: dict[int, str] = {}
+        seen: set[tuple[int, int]] = set()
         for k in self._undo_log[-1][1]:
             for colour in (WHITE, RED):
                 if (k, colour) in seen:
@@ -374,12 +386,13 @@ class Position:
         winner = mover if mover in found else 1 - mover
         return Outcome(winner, found[winner], len(self.moves))
 
-    def track_ends(self, start, colour, seen=None):
+    def track_ends(self, start: int, colour: int, seen: set[tuple[int, int]] | None = None
+                   ) -> list[tuple[int, int]] | None:
         """Follow the ``colour`` track through the tile at ``start`` both ways: its two ends as
         (last tile, side it leaves by), or None if it is a loop. Adds each (tile, colour) it
         passes to ``seen`` if given."""
         tiles = self.tiles
-        ends = []
+        ends: list[tuple[int, int]] = []
         mask = tiles[start] if colour == WHITE else tiles[start] ^ 0xF
         for first in (d for d in range(4) if mask >> d & 1):
             k, d = start, first
@@ -399,7 +412,7 @@ class Position:
                 k = n
         return ends
 
-    def _track_result(self, start, colour, seen):
+    def _track_result(self, start: int, colour: int, seen: set[tuple[int, int]]) -> str | None:
         """Follow the ``colour`` track through ``start``: "loop", "line" or None."""
         ends = self.track_ends(start, colour, seen)
         if ends is None:
@@ -407,7 +420,7 @@ class Position:
         span = self.variant.line_span
         if span is None:
             return None
-        x0, y0, x1, y1 = self.bbox
+        x0, y0, x1, y1 = self.bbox  # type: ignore[misc]  # a turn was played, so a bbox
         sides = set()
         for k, d in ends:
             x, y = xy_of(k)

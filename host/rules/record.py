@@ -17,11 +17,12 @@ that is interrupted still leaves a record that replays up to its last move.
 import os
 import re
 from dataclasses import dataclass, field
+from typing import Self
 
 from fpgatrax.host.rules.errors import UserError
 from fpgatrax.host.rules.notation import NotationError, format_move, parse_move
 from fpgatrax.host.rules.position import IllegalMove, Position
-from fpgatrax.host.rules.variant import VARIANT_NAMES, VARIANTS
+from fpgatrax.host.rules.variant import VARIANT_NAMES, VARIANTS, Variant
 
 __all__ = ["RecordError", "Record", "RecordWriter", "read_record", "parse_record", "replay",
            "COLOUR_NAMES"]
@@ -37,14 +38,14 @@ class RecordError(UserError):
 
 @dataclass
 class Record:
-    white: str = None
-    black: str = None
+    white: str | None = None
+    black: str | None = None
     variant: str = "standard"
-    moves: list = field(default_factory=list)        # (text, line number)
-    forfeit: tuple = None                            # (WHITE or RED, reason)
+    moves: list[tuple[str, int]] = field(default_factory=list)   # (text, line number)
+    forfeit: tuple[int, str] | None = None                       # (WHITE or RED, reason)
 
 
-def read_record(path):
+def read_record(path: str | os.PathLike[str]) -> Record:
     try:
         with open(path, encoding="utf-8", newline="") as f:
             text = f.read()
@@ -55,7 +56,7 @@ def read_record(path):
     return parse_record(text, name=str(path))
 
 
-def parse_record(text, name="<record>"):
+def parse_record(text: str, name: str = "<record>") -> Record:
     record = Record()
     first_content = True
     for number, line in enumerate(text.replace("\r", "").split("\n"), start=1):
@@ -75,7 +76,7 @@ def parse_record(text, name="<record>"):
     return record
 
 
-def _apply_directive(record, match, where):
+def _apply_directive(record: Record, match: re.Match[str], where: str) -> None:
     kind, value = match.group(1).lower(), match.group(2)
     if kind == "variant":
         if value not in VARIANTS:
@@ -91,16 +92,17 @@ def _apply_directive(record, match, where):
 @dataclass
 class Replay:
     position: Position
-    winner: object        # WHITE, RED or None
+    winner: int | None    # WHITE, RED or None
     how: str              # loop, line, draw, forfeit, unfinished
     move_number: int      # the move that decided it (for unfinished: moves played)
     reason: str = ""
 
-    def summary(self):
+    def summary(self) -> str:
         if self.how == "unfinished":
             return f"unfinished after {self.move_number} moves"
         if self.how == "draw":
             return f"draw on move {self.move_number} (no legal move left)"
+        assert self.winner is not None, "only an unfinished game or a draw has no winner"
         who = COLOUR_NAMES[self.winner]
         if self.how == "forfeit":
             loser = COLOUR_NAMES[1 - self.winner]
@@ -109,7 +111,7 @@ class Replay:
         return f"{who} wins by {self.how} on move {self.move_number}"
 
 
-def replay(record, variant=None):
+def replay(record: Record, variant: str | Variant | None = None) -> Replay:
     """Play every move of ``record`` on a fresh position, checking each; return a Replay."""
     position = Position(variant or record.variant)
     for number, (text, line) in enumerate(record.moves, start=1):
@@ -134,37 +136,38 @@ def replay(record, variant=None):
 class RecordWriter:
     """Writes a record as a game goes, each line flushed and synced to disk at once."""
 
-    def __init__(self, path, white, black, variant="standard"):
+    def __init__(self, path: str | os.PathLike[str], white: str, black: str,
+                 variant: str | Variant = "standard") -> None:
         self._file = open(path, "w", encoding="utf-8", newline="\n")
         self._write(f"{white} vs {black}")
         if str(variant) != "standard":
             self._write(f"# variant: {variant}")
 
-    def _write(self, line):
+    def _write(self, line: str) -> None:
         self._file.write(line + "\n")
         self._file.flush()
         os.fsync(self._file.fileno())
 
-    def move(self, text, note=""):
+    def move(self, text: str, note: str = "") -> None:
         self._write(f"{text}  # {note}" if note else text)
 
-    def comment(self, text):
+    def comment(self, text: str) -> None:
         self._write(f"# {text}")
 
-    def forfeit(self, colour, reason):
+    def forfeit(self, colour: int, reason: str) -> None:
         self._write(f"# forfeit: {COLOUR_NAMES[colour]} {reason}")
 
-    def close(self):
+    def close(self) -> None:
         self._file.close()
 
-    def __enter__(self):
+    def __enter__(self) -> Self:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
 
-def moves_text(position):
+def moves_text(position: Position) -> list[str]:
     """The notation of every move of ``position``, in order (a game's record body)."""
     replayed = Position(position.variant)
     texts = []
