@@ -28,12 +28,14 @@ import signal
 import socket
 import subprocess
 import time
+from collections.abc import Callable
+from typing import Protocol, Self
 
 import serial
 
-__all__ = ["MAX_LINE", "TransportError", "Disconnected", "NoAnswer", "LineTooLong", "WallClock",
-           "WALL_CLOCK", "Transport", "SerialTransport", "CommandTransport", "TcpTransport",
-           "FunctionTransport"]
+__all__ = ["MAX_LINE", "TransportError", "Disconnected", "NoAnswer", "LineTooLong", "Clock",
+           "WallClock", "WALL_CLOCK", "Transport", "SerialTransport", "CommandTransport",
+           "TcpTransport", "FunctionTransport"]
 
 # Longest accepted line, LF excluded: room for any real move (``AA10/`` is 5) with a margin.
 MAX_LINE = 16
@@ -57,6 +59,16 @@ class LineTooLong(TransportError):
     """The player sent more than ``MAX_LINE`` bytes without an LF."""
 
 
+class Clock(Protocol):
+    """What the referee needs of a transport's ``clock`` (see ``WallClock``)."""
+
+    simulated: bool
+
+    def now(self) -> float: ...
+
+    def wall_timeout(self, limit: float) -> float: ...
+
+
 class WallClock:
     """Judges a player in wall-clock seconds, as a real board or program is judged.
 
@@ -68,10 +80,10 @@ class WallClock:
 
     simulated = False
 
-    def now(self):
+    def now(self) -> float:
         return time.monotonic()
 
-    def wall_timeout(self, limit):
+    def wall_timeout(self, limit: float) -> float:
         return limit
 
 
@@ -82,16 +94,16 @@ class _LineBuffer:
     """Bytes in, protocol lines out: LF ends a line, CRs and empty lines vanish, and more than
     ``MAX_LINE`` bytes without an LF is an error rather than a growing buffer."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._data = b""
 
-    def feed(self, data):
+    def feed(self, data: bytes) -> None:
         self._data += data.replace(b"\r", b"")
 
-    def clear(self):
+    def clear(self) -> None:
         self._data = b""
 
-    def next_line(self):
+    def next_line(self) -> str | None:
         while True:
             end = self._data.find(b"\n")
             if end < 0:
@@ -111,19 +123,25 @@ class Transport:
     ``_read(timeout)``, which returns the bytes available within ``timeout`` (possibly none) and
     raises Disconnected when the link is closed."""
 
-    clock = WALL_CLOCK
+    clock: Clock = WALL_CLOCK
 
-    def __init__(self, name):
+    def __init__(self, name: str) -> None:
         self.name = name
         self._buffer = _LineBuffer()
 
-    def connect(self):
+    def _write(self, data: bytes) -> None:
+        raise NotImplementedError
+
+    def _read(self, timeout: float) -> bytes:
+        raise NotImplementedError
+
+    def connect(self) -> None:
         """Make sure the player is there before a game starts (a TCP player connects now)."""
 
-    def send_line(self, text):
+    def send_line(self, text: str) -> None:
         self._write(text.encode("ascii") + b"\n")
 
-    def read_line(self, timeout):
+    def read_line(self, timeout: float) -> str:
         """The next non-empty line, without its line end. Raises NoAnswer when none is complete
         within ``timeout`` seconds, LineTooLong or Disconnected."""
         deadline = time.monotonic() + timeout
@@ -136,23 +154,23 @@ class Transport:
                 raise NoAnswer(f"no answer within {timeout:g} s")
             self._buffer.feed(self._read(remaining))
 
-    def discard_input(self):
+    def discard_input(self) -> None:
         """Drop whatever the player sent unasked (stale or surplus lines), so that the next line
         read is an answer to the next line sent."""
         self._buffer.clear()
         while self._read(0):
             pass
 
-    def close(self):
+    def close(self) -> None:
         """Release the link; safe to call more than once."""
 
-    def __enter__(self):
+    def __enter__(self) -> Self:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name}>"
 
 
@@ -160,7 +178,7 @@ class SerialTransport(Transport):
     """A serial port (device path or pyserial URL) at ``baud``, 8 data bits, no parity, 1 stop
     bit, no flow control."""
 
-    def __init__(self, url, baud=19200):
+    def __init__(self, url: str, baud: int = 19200) -> None:
         super().__init__(url)
         try:
             self._port = serial.serial_for_url(
@@ -172,7 +190,7 @@ class SerialTransport(Transport):
         except ValueError as err:
             raise Disconnected(f"cannot open {url}: {err}") from None
 
-    def _write(self, data):
+    def _write(self, data: bytes) -> None:
         try:
             self._port.write(data)
             self._port.flush()
@@ -181,21 +199,22 @@ class SerialTransport(Transport):
         except (serial.SerialException, OSError) as err:
             raise Disconnected(f"port closed ({err})") from None
 
-    def _read(self, timeout):
+    def _read(self, timeout: float) -> bytes:
         try:
             self._port.timeout = max(timeout, 0)
-            return self._port.read(max(1, self._port.in_waiting))
+            data: bytes = self._port.read(max(1, self._port.in_waiting))
+            return data
         except (serial.SerialException, OSError) as err:
             raise Disconnected(f"port closed ({err})") from None
 
-    def discard_input(self):
+    def discard_input(self) -> None:
         self._buffer.clear()
         try:
             self._port.reset_input_buffer()
         except (serial.SerialException, OSError) as err:
             raise Disconnected(f"port closed ({err})") from None
 
-    def close(self):
+    def close(self) -> None:
         self._port.close()
 
 
@@ -204,7 +223,7 @@ class CommandTransport(Transport):
     passed through. The program runs in its own session so that a terminal's Ctrl-C reaches the
     referee only, and closing ends it together with any processes it started."""
 
-    def __init__(self, command):
+    def __init__(self, command: str) -> None:
         super().__init__(f"cmd:{command}")
         argv = shlex.split(command)
         if not argv:
@@ -215,7 +234,7 @@ class CommandTransport(Transport):
         except OSError as err:
             raise Disconnected(f"cannot run {argv[0]}: {err.strerror}") from None
 
-    def _gone(self):
+    def _gone(self) -> Disconnected:
         try:
             status = self._process.wait(timeout=0.5)
         except subprocess.TimeoutExpired:
@@ -224,14 +243,16 @@ class CommandTransport(Transport):
             return Disconnected(f"the program was killed by signal {-status}")
         return Disconnected(f"the program exited with status {status}")
 
-    def _write(self, data):
+    def _write(self, data: bytes) -> None:
+        assert self._process.stdin is not None        # opened as a pipe
         try:
             self._process.stdin.write(data)
         except (BrokenPipeError, ValueError):
             raise self._gone() from None
 
-    def _read(self, timeout):
+    def _read(self, timeout: float) -> bytes:
         stdout = self._process.stdout
+        assert stdout is not None                      # opened as a pipe
         if stdout.closed:
             raise self._gone()
         ready, _, _ = select.select([stdout], [], [], max(timeout, 0))
@@ -243,9 +264,10 @@ class CommandTransport(Transport):
             raise self._gone()
         return data
 
-    def close(self):
+    def close(self) -> None:
         process = self._process
         for pipe in (process.stdin, process.stdout):
+            assert pipe is not None                    # opened as pipes
             try:
                 pipe.close()
             except OSError:
@@ -272,17 +294,18 @@ class TcpTransport(Transport):
     client; the connection then carries the protocol, game after game. Port 0 picks a free port,
     which ``port`` tells."""
 
-    def __init__(self, port, host="", accept_timeout=ACCEPT_TIMEOUT):
+    def __init__(self, port: int, host: str = "", accept_timeout: float = ACCEPT_TIMEOUT
+                 ) -> None:
         super().__init__(f"tcp:{port}")
         try:
-            self._server = socket.create_server((host, port))
+            self._server: socket.socket | None = socket.create_server((host, port))
         except OSError as err:
             raise Disconnected(f"cannot listen on TCP port {port}: {err.strerror}") from None
         self.port = self._server.getsockname()[1]
         self._accept_timeout = accept_timeout
-        self._socket = None
+        self._socket: socket.socket | None = None
 
-    def connect(self):
+    def connect(self) -> None:
         if self._socket is not None:
             return
         if self._server is None:
@@ -298,15 +321,17 @@ class TcpTransport(Transport):
             self._server = None
         self._socket.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
-    def _write(self, data):
+    def _write(self, data: bytes) -> None:
         self.connect()
+        assert self._socket is not None                # connect() made one or raised
         try:
             self._socket.sendall(data)
         except OSError as err:
             raise Disconnected(f"the connection closed ({err.strerror})") from None
 
-    def _read(self, timeout):
+    def _read(self, timeout: float) -> bytes:
         self.connect()
+        assert self._socket is not None                # connect() made one or raised
         ready, _, _ = select.select([self._socket], [], [], max(timeout, 0))
         if not ready:
             return b""
@@ -318,7 +343,7 @@ class TcpTransport(Transport):
             raise Disconnected("the connection closed")
         return data
 
-    def close(self):
+    def close(self) -> None:
         for sock in (self._server, self._socket):
             if sock is not None:
                 sock.close()
@@ -329,15 +354,15 @@ class FunctionTransport(Transport):
     """A player in this process: ``respond(line)`` returns its answer line or None. The answer
     is computed when the referee reads it, so the referee's clock times the thinking."""
 
-    def __init__(self, name, respond):
+    def __init__(self, name: str, respond: Callable[[str], str | None]) -> None:
         super().__init__(name)
         self._respond = respond
-        self._pending = []
+        self._pending: list[str] = []
 
-    def send_line(self, text):
+    def send_line(self, text: str) -> None:
         self._pending.append(text)
 
-    def read_line(self, timeout):
+    def read_line(self, timeout: float) -> str:
         while self._pending:
             try:
                 answer = self._respond(self._pending.pop(0))
@@ -347,5 +372,5 @@ class FunctionTransport(Transport):
                 return answer
         raise NoAnswer(f"no answer within {timeout:g} s")
 
-    def discard_input(self):
+    def discard_input(self) -> None:
         pass
