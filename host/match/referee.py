@@ -12,13 +12,16 @@ short still leaves a record that ``fpgatrax replay`` reads. A forfeit leaves the
 as a comment and a ``# forfeit: COLOUR REASON`` directive.
 """
 
+import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from fpgatrax.host.link.transport import Disconnected, LineTooLong, NoAnswer
+from fpgatrax.host.link.transport import Disconnected, LineTooLong, NoAnswer, Transport
 from fpgatrax.host.rules.notation import NotationError, parse_move
-from fpgatrax.host.rules.position import RED, WHITE, IllegalMove, Position
+from fpgatrax.host.rules.position import RED, WHITE, IllegalMove, Outcome, Position
 from fpgatrax.host.rules.record import COLOUR_NAMES, RecordWriter, Replay
+from fpgatrax.host.rules.variant import Variant
 
 __all__ = ["FORFEIT_KINDS", "GameResult", "play_game", "new_record"]
 
@@ -31,26 +34,28 @@ class GameResult:
     """How a game ended. ``how`` is loop, line, draw, forfeit or unfinished; for a forfeit,
     ``forfeit`` is its kind (one of FORFEIT_KINDS) and ``reason`` says what happened."""
     position: Position
-    winner: object                 # WHITE, RED or None
+    winner: int | None             # WHITE, RED or None
     how: str
     move_number: int
     reason: str = ""
-    forfeit: str = None
-    teams: dict = field(default_factory=dict)      # colour -> team code, after -T
+    forfeit: str | None = None
+    teams: dict[int, str] = field(default_factory=dict)    # colour -> team code, after -T
 
-    def summary(self):
+    def summary(self) -> str:
         return Replay(self.position, self.winner, self.how, self.move_number,
                       self.reason).summary()
 
 
 class _Forfeit(Exception):
-    def __init__(self, kind, reason, text=None):
+    def __init__(self, kind: str, reason: str, text: str | None = None) -> None:
         super().__init__(reason)
         self.kind, self.reason, self.text = kind, reason, text
 
 
-def play_game(white, black, variant="standard", time_limit=1.0, record=None, handshake=False,
-              max_moves=None, on_move=None):
+def play_game(white: Transport, black: Transport, variant: str | Variant = "standard",
+              time_limit: float = 1.0, record: RecordWriter | None = None,
+              handshake: bool = False, max_moves: int | None = None,
+              on_move: Callable[[Position, int, str, str], object] | None = None) -> GameResult:
     """Play one game between the transports ``white`` and ``black`` and return its GameResult.
 
     ``record`` is a ``RecordWriter`` (or None); ``on_move(position, colour, text, timing)`` is
@@ -58,7 +63,7 @@ def play_game(white, black, variant="standard", time_limit=1.0, record=None, han
     """
     players = (white, black)
     position = Position(variant)
-    teams = {}
+    teams: dict[int, str] = {}
     colour = WHITE
     try:
         if handshake:
@@ -91,18 +96,19 @@ def play_game(white, black, variant="standard", time_limit=1.0, record=None, han
                           forfeit.reason, forfeit.kind, teams)
 
 
-def new_record(path, white, black, variant="standard"):
+def new_record(path: str | os.PathLike[str], white: str, black: str,
+               variant: str | Variant = "standard") -> RecordWriter:
     """A RecordWriter for a game between the players named ``white`` and ``black`` (a player
     spec may hold a '#', which would start a comment in the header line)."""
     return RecordWriter(path, white.replace("#", "_"), black.replace("#", "_"), variant)
 
 
-def _note(record, text):
+def _note(record: RecordWriter | None, text: str) -> None:
     if record is not None:
         record.comment(text)
 
 
-def _send(player, line):
+def _send(player: Transport, line: str) -> None:
     """Send ``line``, first waiting for the player to be there (a TCP engine connects) and
     dropping anything it sent unasked, such as an answer that came too late for the last game:
     what is read next is an answer to this line."""
@@ -114,7 +120,7 @@ def _send(player, line):
         raise _Forfeit("disconnected", f"disconnected: {err}") from None
 
 
-def _ask(player, line, limit):
+def _ask(player: Transport, line: str, limit: float) -> tuple[str, str]:
     """Send ``line`` and return (answer, timing text), or raise _Forfeit: no answer or a late
     one by the player's clock, a line too long, a closed link."""
     _send(player, line)
@@ -137,7 +143,7 @@ def _ask(player, line, limit):
     return text, timing
 
 
-def _judge(position, text):
+def _judge(position: Position, text: str) -> Outcome | None:
     """Play ``text`` on ``position`` and return the outcome, or raise _Forfeit saying why the
     reference engine rejects it."""
     try:

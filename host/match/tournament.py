@@ -8,11 +8,15 @@ at a finite rating. Ratings are relative: their average is 0.
 
 import itertools
 import math
+import os
 import sys
 from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any, TextIO
 
-from fpgatrax.host.match.referee import FORFEIT_KINDS, new_record, play_game
+from fpgatrax.host.link.transport import Transport
+from fpgatrax.host.match.referee import FORFEIT_KINDS, GameResult, new_record, play_game
 from fpgatrax.host.rules.position import RED, WHITE
 
 __all__ = ["Standing", "round_robin", "elo_ratings", "format_table", "Progress"]
@@ -24,19 +28,22 @@ class Standing:
     wins: int = 0
     draws: int = 0
     losses: int = 0
-    forfeits: Counter = field(default_factory=Counter)     # kind -> this player's forfeits
+    forfeits: Counter[str] = field(default_factory=Counter)    # kind -> this player's forfeits
     elo: float = 0.0
 
     @property
-    def games(self):
+    def games(self) -> int:
         return self.wins + self.draws + self.losses
 
     @property
-    def score(self):
+    def score(self) -> float:
         return (self.wins + self.draws / 2) / self.games if self.games else 0.0
 
 
-def round_robin(players, games=1, record_path=None, progress=None, **game_options):
+def round_robin(players: dict[str, Transport], games: int = 1,
+                record_path: Callable[[int], str | os.PathLike[str]] | None = None,
+                progress: Callable[[int, int, str], object] | None = None,
+                **game_options: Any) -> tuple[list[Standing], list[tuple[str, str, GameResult]]]:
     """Play every ordered pair of ``players`` (a dict name -> transport) ``games`` times, so
     each pairing plays ``2 * games`` games, half with each colour. ``record_path(number)`` names
     the record file of each game (None: no records); ``progress(done, total, text)`` follows
@@ -44,7 +51,7 @@ def round_robin(players, games=1, record_path=None, progress=None, **game_option
     list of (white, black, GameResult)."""
     schedule = [pair for _ in range(games) for pair in itertools.permutations(players, 2)]
     standings = {name: Standing(name) for name in players}
-    results = []
+    results: list[tuple[str, str, GameResult]] = []
     for number, (white, black) in enumerate(schedule, start=1):
         if progress is not None:
             progress(number - 1, len(schedule), f"{white} vs {black}")
@@ -68,7 +75,7 @@ def round_robin(players, games=1, record_path=None, progress=None, **game_option
     return table, results
 
 
-def _score(standings, names, result):
+def _score(standings: dict[str, Standing], names: dict[int, str], result: GameResult) -> None:
     if result.winner is None:
         for colour in (WHITE, RED):
             standings[names[colour]].draws += 1
@@ -80,11 +87,12 @@ def _score(standings, names, result):
         loser.forfeits[result.forfeit] += 1
 
 
-def elo_ratings(names, games, iterations=200):
+def elo_ratings(names: Sequence[str], games: Iterable[tuple[str, str, int | None]],
+                iterations: int = 200) -> dict[str, float]:
     """Elo ratings (average 0) from ``games``, a list of (white, black, winner colour or None),
     by the minorization-maximization fit of the Bradley-Terry model."""
     points = {name: 0.0 for name in names}
-    meetings = Counter()
+    meetings: Counter[tuple[str, str]] = Counter()
     for white, black, winner in games:
         meetings[white, black] += 1
         meetings[black, white] += 1
@@ -111,7 +119,7 @@ def elo_ratings(names, games, iterations=200):
     return {name: e - mean for name, e in elo.items()}
 
 
-def format_table(table):
+def format_table(table: Sequence[Standing]) -> str:
     """The standings as an aligned text table."""
     width = max(6, *(len(s.name) for s in table))
     head = (f"{'player':<{width}}  games  wins draws losses  score    elo  forfeits: "
@@ -127,11 +135,11 @@ def format_table(table):
 class Progress:
     """A progress bar on a terminal (redrawn in place), one line per step elsewhere."""
 
-    def __init__(self, stream=None, width=30):
+    def __init__(self, stream: TextIO | None = None, width: int = 30) -> None:
         self.stream, self.width = stream or sys.stderr, width
         self.tty = self.stream.isatty()
 
-    def __call__(self, done, total, text):
+    def __call__(self, done: int, total: int, text: str) -> None:
         if self.tty:
             filled = self.width * done // total if total else self.width
             bar = "#" * filled + "." * (self.width - filled)
