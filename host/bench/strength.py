@@ -311,9 +311,9 @@ def markdown_strength(tally, bots):
         target = ""
         if name in TARGETS:
             met = "met" if wins >= TARGETS[name] * total else "not met"
-            target = f"≥{TARGETS[name]:.0%}: {met}"
+            target = f"≥{TARGETS[name] * 100:.0f} %: {met}"
         lines.append(f"| {name} | {cell(*white)} | {cell(*black)} | "
-                     f"{wins / total:.0%} | {target} |")
+                     f"{wins / total * 100:.0f} % | {target} |")
     return "\n".join(lines)
 
 

@@ -99,7 +99,7 @@ def test_strength_benchmark_writes_its_table_into_the_page(tmp_path, capsys):
     block = text.split(start_marker("strength"))[1].split(end_marker("strength"))[0]
     assert "Written by `python -m fpgatrax.host.bench.strength --games 1" in block
     assert "trial limit 1," in block
-    assert re.search(r"^\| random \| [01]/1 \| [01]/1 \| \d+% \| ≥99%: (not )?met \|$", block,
+    assert re.search(r"^\| random \| [01]/1 \| [01]/1 \| \d+ % \| ≥99 %: (not )?met \|$", block,
                      re.MULTILINE)
     assert text.replace(block, "\nold strength\n") == PAGE
 
