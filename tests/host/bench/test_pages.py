@@ -32,7 +32,9 @@ Prose between the blocks, trailing spaces kept:{"   "}
 {start_marker("strength")}
 old strength
 {end_marker("strength")}
-Last line, no line end."""
+Last line, then an empty one.
+
+"""
 
 
 def test_only_the_text_between_the_markers_changes():
