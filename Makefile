@@ -30,12 +30,12 @@ test: lint
 test-fast: $(STAMP)
 	$(call PYTEST,-m "not verilator and not nextpnr")
 
-# Ruff's findings, the one-way import layers (pyproject's importlinter contract) and mypy's
-# type checks of the typed packages.
+# Ruff's findings, the import contracts (pyproject's importlinter section: one-way layers, no
+# cycle in any package) and mypy's checks of the typed packages (rules, link, match).
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
-	$(VENV)/bin/mypy
+	$(PY) tests/typecheck.py
 
 bench: bench-engine bench-bots bench-player bench-strength
 
@@ -57,7 +57,7 @@ bench-bots: $(STAMP)
 # than `make test`; FPGATRAX_ARRAY_MOVES / FPGATRAX_ARRAY_SEED override).
 verify-array: $(STAMP)
 	FPGATRAX_ARRAY_MOVES=$${FPGATRAX_ARRAY_MOVES:-40000} FPGATRAX_ARRAY_SEED=$${FPGATRAX_ARRAY_SEED:-1000} \
-		$(PY) -m pytest -q -rA tests/test_array.py
+		$(PY) -m pytest -q -rA tests/hw/test_array.py
 
 # Size and speed of the tile array per device: LUTs, flip-flops, LUTs per cell, Fmax (slow:
 # synthesis and place-and-route of every size).
@@ -95,6 +95,7 @@ program: $(STAMP)
 	$(if $(BOARD),,$(error say which board: make program BOARD=NAME (fpgatrax build --help lists them)))
 	$(VENV)/bin/fpgatrax program $(BOARD)
 
-# The boards' figures from their last builds: LUTs, flip-flops, clock, Fmax, worst time per move.
+# The boards' figures from their last builds: LUTs, flip-flops, clock, Fmax, worst time per move,
+# printed and written into docs/measurements.md (between its generated markers).
 board-report: $(STAMP)
-	$(VENV)/bin/fpgatrax build --table
+	$(VENV)/bin/fpgatrax build --table --write docs/measurements.md

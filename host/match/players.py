@@ -5,7 +5,7 @@ A spec is one of:
 - a bot name (``random``, ``greedy``, ``alphabeta``): the bot plays in the referee's process;
 - ``cmd:PROGRAM ARGS``: a program over its stdin/stdout;
 - ``tcp:PORT`` (or ``tcp:HOST:PORT`` to listen on one address only): an engine connecting in;
-- ``sim``: the simulated hardware board, judged in simulated time (``sim:budget=0,width=20``
+- ``sim``: the simulated hardware board, judged in simulated time (``sim:max_trials=0,width=20``
   changes its Player parameters);
 - anything else is a serial port: a device path or a pyserial URL (``socket://``,
   ``rfc2217://``, ``loop://``).
@@ -35,7 +35,7 @@ __all__ = ["PlayerOptions", "PLAYER_KINDS", "open_player", "SPEC_HELP"]
 
 SPEC_HELP = ("a bot (" + ", ".join(BOTS) + "), a serial port or URL (/dev/ttyUSB0, "
              "socket://HOST:PORT, rfc2217://HOST:PORT, loop://), sim (the simulated board; "
-             "sim:trials=N,... sets its parameters), "
+             "sim:max_trials=N,... sets its parameters), "
              "'cmd:PROGRAM ARGS' or tcp:PORT")
 
 

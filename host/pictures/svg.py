@@ -10,7 +10,7 @@ tiles placed by the last turn (forced ones included) are outlined.
 
 from xml.sax.saxutils import quoteattr
 
-from fpgatrax.host.rules.notation import column_name
+from fpgatrax.host.rules.columns import column_name
 from fpgatrax.host.rules.position import key_of, tile_symbol
 
 __all__ = ["render_svg"]

@@ -6,7 +6,7 @@ shows as ``.`` so that every legal square's coordinates can be read off; on a te
 are coloured by that north edge.
 """
 
-from fpgatrax.host.rules.notation import column_name
+from fpgatrax.host.rules.columns import column_name
 from fpgatrax.host.rules.position import key_of, tile_symbol
 
 __all__ = ["render_text"]

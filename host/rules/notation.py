@@ -8,6 +8,7 @@ directions take one.
 
 import re
 
+from fpgatrax.host.rules.columns import column_name, column_number
 from fpgatrax.host.rules.errors import UserError
 from fpgatrax.host.rules.position import (
     SYMBOLS,
@@ -19,36 +20,13 @@ from fpgatrax.host.rules.position import (
     xy_of,
 )
 
-__all__ = ["NotationError", "column_name", "column_number", "parse_text", "parse_move",
-           "format_move"]
+__all__ = ["NotationError", "parse_text", "parse_move", "format_move"]
 
 _MOVE = re.compile(r"([@A-Z]+)([0-9]+)(.)")
 
 
 class NotationError(UserError):
     """Text that is not a move at all (as opposed to a well-formed but illegal one)."""
-
-
-def column_name(number: int) -> str:
-    """0 → ``@``, 1 → ``A``, 26 → ``Z``, 27 → ``AA`` (bijective base 26)."""
-    if number < 0:
-        raise ValueError("column numbers start at 0")
-    if number == 0:
-        return "@"
-    letters = []
-    while number:
-        number, digit = divmod(number - 1, 26)
-        letters.append(chr(ord("A") + digit))
-    return "".join(reversed(letters))
-
-
-def column_number(name: str) -> int:
-    if name == "@":
-        return 0
-    number = 0
-    for ch in name:
-        number = number * 26 + ord(ch) - ord("A") + 1
-    return number
 
 
 def parse_text(text: str) -> tuple[int, int, str]:

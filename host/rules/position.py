@@ -22,6 +22,7 @@ forced play only has to look at frontier entries that a new tile changed.
 from dataclasses import dataclass
 from typing import TypeAlias
 
+from fpgatrax.host.rules.columns import column_name
 from fpgatrax.host.rules.errors import UserError
 from fpgatrax.host.rules.variant import Variant, variant_named
 
@@ -295,7 +296,6 @@ class Position:
 
     def _square_name(self, xy: tuple[int, int]) -> str:
         """A square in the notation's coordinates of this position (before the move)."""
-        from fpgatrax.host.rules.notation import column_name  # notation builds on this module
         x, y = xy
         col, row = x - self.bbox[0] + 1, y - self.bbox[1] + 1  # type: ignore[index]  # tiles in play
         if col < 0 or row < 0:

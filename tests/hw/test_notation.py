@@ -6,7 +6,8 @@ import random
 import pytest
 from stream_testbench import get, idle, put, run
 
-from fpgatrax.host.rules.notation import NotationError, column_name, parse_text
+from fpgatrax.host.rules.columns import column_name
+from fpgatrax.host.rules.notation import NotationError, parse_text
 from fpgatrax.hw.notation import MoveLayout, NotationDecoder, NotationEncoder, Symbol
 
 SYMBOLS = "+/\\"

@@ -13,7 +13,7 @@ from stream_testbench import get, idle, put, run
 from test_notation import SYMBOLS, expected_decode
 from test_uart import BAUD, Waveform, bytes_sent
 
-from fpgatrax.host.rules.notation import column_name
+from fpgatrax.host.rules.columns import column_name
 from fpgatrax.hw.notation import MoveLayout, Symbol
 from fpgatrax.hw.protocol import Colour, Protocol
 from fpgatrax.hw.uart import UARTReceiver, UARTTransmitter

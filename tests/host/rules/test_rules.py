@@ -8,14 +8,8 @@ import naive_rules as naive
 import pytest
 from known_games import LINE_GAME, LOOP_GAME
 
-from fpgatrax.host.rules.notation import (
-    NotationError,
-    column_name,
-    column_number,
-    format_move,
-    parse_move,
-    parse_text,
-)
+from fpgatrax.host.rules.columns import column_name, column_number
+from fpgatrax.host.rules.notation import NotationError, format_move, parse_move, parse_text
 from fpgatrax.host.rules.position import RED, WHITE, IllegalMove, Position, key_of, xy_of
 
 VARIANTS = ["standard", "8x8", "loop"]
