@@ -38,10 +38,11 @@ player's strength can be measured at Python speed and its speed in cycles. The a
    prunes several times more than raster order alone.
 6. **The choice** is the first root candidate of the highest value (in the order searched)
    in the deepest iteration that finished.
-7. **Trial limit.** Every tried move that places a tile is a *trial*. With a trial limit, the search stops
-   when a trial of the negamax brings the count to the trial limit (that trial is not looked at), and
-   the unfinished iteration is dropped: the choice of the deepest finished one is played, or, if
-   none finished, the first legal candidate. So a trial limit trades depth for time, move by move.
+7. **Trial limit.** Every tried move that places a tile is a *trial*. With a trial limit, the
+   search stops when a trial of the negamax brings the count to the trial limit (that trial is
+   not looked at), and the unfinished iteration is dropped: the choice of the deepest finished
+   one is played, or, if none finished, the first legal candidate. So a trial limit trades
+   depth for time, move by move.
 8. **Window.** The array is finite: before each search the player centres the tiles in it
    (the leftmost tile column at array column ``(width - columns) // 2``, likewise for rows), and
    squares outside the array are never tried. ``window=(width, height)`` makes the model skip
@@ -57,14 +58,66 @@ from dataclasses import dataclass
 
 from fpgatrax.host.rules.position import DELTA, FITS, SYMBOL_TILES, key_of, tile_symbol, xy_of
 
-__all__ = ["SearchModel", "Choice", "candidates_in_order", "window_of", "makes_threat", "WIN",
-           "MAX_COUNT", "THREAT_WEIGHT", "LEAF_LIMIT", "DEFAULT_DEPTH"]
+__all__ = ["SearchModel", "Choice", "SearchValues", "candidates_in_order", "window_of",
+           "makes_threat", "WIN", "MAX_COUNT", "THREAT_WEIGHT", "LEAF_LIMIT", "DEFAULT_DEPTH"]
 
 WIN = 32               # the value of a win at ply 0; |values| never reach WIN + 1
 MAX_COUNT = 15         # the leaf counts squares up to this
 THREAT_WEIGHT = 4      # an opponent's threat outweighs four squares that make a threat
 LEAF_LIMIT = 20        # |a leaf's value| at most: below any win (WIN - ply) the search can see
 DEFAULT_DEPTH = 3
+
+
+class SearchValues:
+    """The numbers a search ``depth`` plies deep computes, as ranges derived from the constants
+    above: the one place the gateware (``hw/search.py``) takes its constants and the shapes of
+    its value registers from (a range is an Amaranth shape: ``Shape.cast(range(-33, 34))`` is
+    ``signed(7)``). Raising a constant therefore widens the registers instead of letting a
+    value wrap silently, and the constructor refuses, with a ValueError, constants under which
+    the search's values would stop meaning what the model says they mean.
+
+    The constants are read when the object is made, so the gateware sees the values of the
+    module's constants at construction (the tests patch them to check exactly this).
+
+    Attributes
+    ----------
+    win, max_count, threat_weight, leaf_limit, depth : int
+        The constants, and the depth.
+    inf : int
+        ``win + 1``: beyond every value, the bounds of the root's (empty) window and the best
+        value of a node before any move.
+    value : range
+        Every value: a win or a loss at ply 1 … ``depth + 1`` (``±(win - ply)``), a leaf's
+        value (within ``±leaf_limit``), 0 (a position with no legal move), ``±inf``.
+    count : range
+        One of the leaf's counts of squares, ``0 … max_count``.
+    leaf_sum : range
+        ``mine - theirs - threat_weight * threats`` over all counts, before it is clamped to
+        ``±leaf_limit``.
+    """
+
+    def __init__(self, depth=DEFAULT_DEPTH):
+        self.win, self.max_count = WIN, MAX_COUNT
+        self.threat_weight, self.leaf_limit = THREAT_WEIGHT, LEAF_LIMIT
+        self.depth = depth
+        for name in ("win", "max_count", "threat_weight", "leaf_limit"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or value < (1 if name == "max_count" else 0):
+                raise ValueError(f"{name.upper()} must be a whole number"
+                                 f"{' of at least 1' if name == 'max_count' else ''}, "
+                                 f"not {value!r}")
+        win, count, weight, limit = self.win, self.max_count, self.threat_weight, self.leaf_limit
+        if not isinstance(depth, int) or not 1 <= depth <= win // 4:
+            raise ValueError(f"depth must be a whole number from 1 to {win // 4}, not {depth!r}")
+        # A leaf is valued at ply depth + 1; a win there is the smallest win the search sees.
+        if limit >= win - (depth + 1):
+            raise ValueError(f"LEAF_LIMIT ({limit}) must stay below the smallest win a search "
+                             f"{depth} plies deep can see, WIN - {depth + 1} = "
+                             f"{win - depth - 1}: a leaf's value would outrank a win")
+        self.inf = win + 1
+        self.value = range(-self.inf, self.inf + 1)
+        self.count = range(count + 1)
+        self.leaf_sum = range(-(1 + weight) * count, count + 1)
 
 
 def window_of(position, size):
@@ -167,7 +220,8 @@ class SearchModel:
         best = None
         self._killers = {}       # ply -> (square, symbol) of its killer
         try:
-            for self._depth in range(1, self.depth + 1):
+            for depth in range(1, self.depth + 1):
+                self._depth = depth
                 best, best_value = None, -WIN - 1
                 pv = choice.move if choice.depth else None
                 for move in self._ordered(position, order, pv):
