@@ -27,6 +27,7 @@ import shlex
 import signal
 import socket
 import subprocess
+import termios
 import time
 from collections.abc import Callable
 from typing import Protocol, Self
@@ -174,6 +175,11 @@ class Transport:
         return f"<{type(self).__name__} {self.name}>"
 
 
+# What a port whose other end went away raises: pyserial's own errors, the OS's, and termios's
+# (EIO from draining a pseudo-terminal whose program died), which is neither.
+_PORT_ERRORS = (serial.SerialException, OSError, termios.error)
+
+
 class SerialTransport(Transport):
     """A serial port (device path or pyserial URL) at ``baud``, 8 data bits, no parity, 1 stop
     bit, no flow control."""
@@ -196,7 +202,7 @@ class SerialTransport(Transport):
             self._port.flush()
         except serial.SerialTimeoutException:
             raise Disconnected("the port stopped accepting data") from None
-        except (serial.SerialException, OSError) as err:
+        except _PORT_ERRORS as err:
             raise Disconnected(f"port closed ({err})") from None
 
     def _read(self, timeout: float) -> bytes:
@@ -204,14 +210,14 @@ class SerialTransport(Transport):
             self._port.timeout = max(timeout, 0)
             data: bytes = self._port.read(max(1, self._port.in_waiting))
             return data
-        except (serial.SerialException, OSError) as err:
+        except _PORT_ERRORS as err:
             raise Disconnected(f"port closed ({err})") from None
 
     def discard_input(self) -> None:
         self._buffer.clear()
         try:
             self._port.reset_input_buffer()
-        except (serial.SerialException, OSError) as err:
+        except _PORT_ERRORS as err:
             raise Disconnected(f"port closed ({err})") from None
 
     def close(self) -> None:

@@ -5,6 +5,7 @@ import os
 import shlex
 import socket
 import sys
+import termios
 import threading
 
 import pytest
@@ -116,6 +117,24 @@ def test_pty_closed_by_the_other_end_is_a_disconnection():
         os.close(master)
         with pytest.raises(Disconnected):
             transport.read_line(10)
+
+
+def test_pty_closed_by_the_other_end_is_a_disconnection_when_writing(monkeypatch):
+    transport, master = open_pty()
+    with transport:
+        os.close(master)
+        with pytest.raises(Disconnected):
+            transport.send_line("@0+")
+    # Draining a pseudo-terminal whose program has just died can fail with termios's own EIO
+    # error, which is not an OSError (seen once in a full run): that too is a disconnection.
+    transport, master = open_pty()
+    with transport:
+        def drain_fails():
+            raise termios.error(5, "Input/output error")
+        monkeypatch.setattr(transport._port, "flush", drain_fails)
+        with pytest.raises(Disconnected, match="Input/output error"):
+            transport.send_line("@0+")
+        os.close(master)
 
 
 def test_serial_loop_url_echoes():
