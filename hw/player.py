@@ -9,6 +9,9 @@
                                                         ▼
                                                      TileArray
 
+The FSM and the search share the array's command port (``ArrayPort``) through an
+``ArrayMux``: the search drives it while it is busy, the FSM otherwise.
+
 The player's FSM keeps the game in the array and translates between the notation's relative
 coordinates and array cells. Its turn, after the opponent's move (or ``-W``):
 
@@ -33,11 +36,12 @@ array finishes any command it is in and is cleared.
 """
 
 from amaranth.hdl import Const, Module, Mux, ResetInserter, Signal
-from amaranth.lib import stream, wiring
+from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
 from fpgatrax.host.rules.variant import variant_named
-from fpgatrax.hw.array import Op, TileArray, command_layout, command_states
+from fpgatrax.hw.array import TileArray
+from fpgatrax.hw.array_port import ArrayMux, ArrayPort, Op, command_states
 from fpgatrax.hw.protocol import Colour, Protocol
 from fpgatrax.hw.search import MoveSearch, square_layout
 from fpgatrax.hw.search_model import DEFAULT_DEPTH
@@ -110,7 +114,8 @@ class Player(wiring.Component):
         self._tx = UARTTransmitter(clk_freq=clk_freq, baud=baud)
         self._protocol = Protocol(team=team, col_bits=(width + 1).bit_length(),
                                   row_bits=(height + 1).bit_length())
-        self._search = MoveSearch(width, height, depth=depth, max_trials=max_trials, variant=variant)
+        self._search = MoveSearch(width, height, depth=depth, max_trials=max_trials,
+                                  variant=variant)
         self._array = TileArray(width, height, self._search.levels)
         super().__init__({
             "rx": In(1, init=1),
@@ -124,220 +129,251 @@ class Player(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        W, H = self.width, self.height
         m.submodules.uart_rx = urx = self._rx
         m.submodules.uart_tx = utx = self._tx
         m.submodules.protocol = proto = self._protocol
         m.submodules.array = array = self._array
         m.submodules.search = search = ResetInserter(proto.new_game)(self._search)
-        # The player's own control restarts with every new game too; ``in_game`` outlives it.
-        ctl = Module()
-        m.submodules.control = ResetInserter(proto.new_game)(ctl)
-        in_game = Signal()
-        # The protocol and the receiver count bad lines and frames since power-up; the status
-        # shows those since the last new game.
-        bad_lines, bad_frames = Signal.like(proto.bad_input), Signal.like(urx.framing_errors)
-        with m.If(proto.new_game):
-            m.d.sync += [in_game.eq(1), bad_lines.eq(proto.bad_input),
-                         bad_frames.eq(urx.framing_errors)]
-
         m.d.comb += [urx.rx.eq(self.rx), self.tx.eq(utx.tx)]
         wiring.connect(m, urx.data, proto.rx)
         wiring.connect(m, proto.tx, utx.data)
 
         # The array's command port: the search's while it is busy, the control's otherwise.
-        own = stream.Signature(command_layout(W, H, self._search.levels)).create()
-        with m.If(search.busy):
-            wiring.connect(m, search.cmd, array.cmd)
-        with m.Else():
-            wiring.connect(m, own, array.cmd)
-        bbox, flags = array.bbox, array.flags
-        m.d.comb += [search.array_done.eq(array.done), search.flags.eq(flags),
-                     search.bbox.eq(bbox)]
+        self._own = ArrayPort(self.width, self.height, self._search.levels).create()
+        m.submodules.array_mux = mux = ArrayMux(self.width, self.height, self._search.levels)
+        m.d.comb += mux.select.eq(search.busy)
+        wiring.connect(m, search.array, mux.first)
+        wiring.connect(m, self._own, mux.second)
+        wiring.connect(m, mux.array, array.port)
 
-        illegal_seen = Signal()
-        move = Signal(square_layout(W, H))         # the move being played, in array cells
-        before_x, before_y = Signal(range(W)), Signal(range(H))   # bbox corner before it
-        before_empty = Signal()
-        answer_next = Signal()                     # after centring: search (1) or wait (0)
-        theirs = Signal.like(proto.opponent_move.payload)
-        locating = Signal()                        # shifting to bring the opponent's square in
-        counting = Signal()
+        # The player's own control restarts with every new game too; ``in_game`` outlives it.
+        ctl = Module()
+        m.submodules.control = ResetInserter(proto.new_game)(ctl)
+        self._in_game = Signal()
+        self._illegal_seen = Signal()              # an opponent's move was refused
+        self._bad_input(m, urx, proto)
+        self._control(ctl, proto, search)
+        return m
 
-        m.d.comb += self.bad_input.eq(illegal_seen | (proto.bad_input != bad_lines) |
+    def _bad_input(self, m, urx, proto):
+        """``bad_input`` and the start of a game. The protocol and the receiver count bad lines
+        and frames since power-up; the status shows those since the last new game, and the
+        opponent's moves the control refused."""
+        bad_lines, bad_frames = Signal.like(proto.bad_input), Signal.like(urx.framing_errors)
+        with m.If(proto.new_game):
+            m.d.sync += [self._in_game.eq(1), bad_lines.eq(proto.bad_input),
+                         bad_frames.eq(urx.framing_errors)]
+        m.d.comb += self.bad_input.eq(self._illegal_seen | (proto.bad_input != bad_lines) |
                                       (urx.framing_errors != bad_frames))
-        with ctl.If(counting):
+
+    def _control(self, ctl, proto, search):
+        """The player's FSM (in the module ``ctl``, which a new game resets): the turn's steps,
+        each group of states added by its own method."""
+        W, H, own = self.width, self.height, self._own
+        self._move = Signal(square_layout(W, H))         # the move being played, in array cells
+        self._counting = Signal()                        # ``move_cycles`` is running
+        with ctl.If(self._counting):
             ctl.d.sync += self.move_cycles.eq(self.move_cycles + 1)
-
-        opp = proto.opponent_move.payload
-        columns = bbox.max_x - bbox.min_x + 1
-        rows = bbox.max_y - bbox.min_y + 1
-        target_x = (W - columns) >> 1
-        target_y = (H - rows) >> 1
-        too_wide = Const(0, 1)
-        limit = self.variant.span_limit
-        if limit is not None:
-            too_wide = (columns > limit) | (rows > limit)
-        won = flags.loop_white | flags.loop_red
+        # The tiles' extent, and whether the last TRY (or the COMMIT after it) won the game.
+        self._columns = own.bbox.max_x - own.bbox.min_x + 1
+        self._rows = own.bbox.max_y - own.bbox.min_y + 1
+        flags = own.flags
+        self._won = flags.loop_white | flags.loop_red
         if self.variant.line_span is not None:
-            won = won | flags.line_white | flags.line_red
-
-        def command(state, fields, then):
-            command_states(ctl, own, array.done, state, fields, then)
-
-        def goto(state):
-            def then():
-                ctl.next = state
-            return then
-
-        def start_counting():
-            ctl.d.sync += [counting.eq(1), self.move_cycles.eq(0)]
+            self._won = self._won | flags.line_white | flags.line_red
+        self._answer_next = Signal()                     # after centring: search (1) or wait (0)
 
         # After a reset the array may still be finishing a command of the search; CLEAR waits.
         with ctl.FSM(init="CLEAR") as fsm:
-            command("CLEAR", {"op": Op.CLEAR}, goto("READY"))
+            self._command(ctl, "CLEAR", {"op": Op.CLEAR}, _goto(ctl, "READY"))
 
             with ctl.State("READY"):
-                with ctl.If(in_game & (proto.colour == Colour.WHITE)):
-                    start_counting()
+                with ctl.If(self._in_game & (proto.colour == Colour.WHITE)):
+                    self._start_counting(ctl)
                     ctl.next = "THINK"
-                with ctl.Elif(in_game):
+                with ctl.Elif(self._in_game):
                     ctl.next = "AWAIT"
 
-            with ctl.State("AWAIT"):
-                ctl.d.comb += proto.opponent_move.ready.eq(1)
-                with ctl.If(proto.opponent_move.valid):
-                    start_counting()
-                    ctl.d.sync += [theirs.eq(opp), move.symbol.eq(opp.symbol)]
-                    ctl.next = "LOCATE"
+            self._opponent_states(ctl, proto)
+            self._centring_states(ctl)
+            self._my_move_states(ctl, proto, search)
+            self._end_states(ctl, proto)
+        ctl.d.comb += self.thinking.eq(fsm.ongoing("THINK") | fsm.ongoing("SEARCHING"))
 
-            with ctl.State("LOCATE"):
-                # The opponent's square in cells; a square just off one edge of the array is
-                # brought in by a shift when the other edge has room.
-                x = bbox.min_x - 1 + theirs.col
-                y = bbox.min_y - 1 + theirs.row
-                ctl.d.sync += [move.x.eq(x), move.y.eq(y)]
-                with ctl.If(bbox.empty):
-                    ctl.d.sync += [move.x.eq((W - 1) // 2), move.y.eq((H - 1) // 2)]
-                    with ctl.If((theirs.col == 0) & (theirs.row == 0)):
-                        ctl.next = "OPPONENT"
-                    with ctl.Else():
-                        ctl.next = "REFUSE"
-                with ctl.Elif((theirs.col > columns + 1) | (theirs.row > rows + 1)):
-                    ctl.next = "REFUSE"
-                for off_edge, room, direction in ((x < 0, bbox.max_x < W - 1, "E"),
-                                                  (x >= W, bbox.min_x > 0, "W"),
-                                                  (y < 0, bbox.max_y < H - 1, "S"),
-                                                  (y >= H, bbox.min_y > 0, "N")):
-                    with ctl.Elif(off_edge & room):
-                        ctl.d.sync += locating.eq(1)
-                        ctl.next = f"SHIFT_{direction}"
-                with ctl.Elif((x < 0) | (x >= W) | (y < 0) | (y >= H)):
-                    ctl.next = "OVERFLOW"
-                with ctl.Else():
+    def _command(self, ctl, state, fields, then):
+        command_states(ctl, self._own, state, fields, then)
+
+    def _start_counting(self, ctl):
+        ctl.d.sync += [self._counting.eq(1), self.move_cycles.eq(0)]
+
+    def _opponent_states(self, ctl, proto):
+        """Step 1 of the turn: take the opponent's move, find its square in cells (shifting
+        the tiles when it lies just off the array), try it, and commit it or refuse it."""
+        W, H, move = self.width, self.height, self._move
+        bbox, flags = self._own.bbox, self._own.flags
+        theirs = Signal.like(proto.opponent_move.payload)
+        locating = Signal()                        # shifting to bring the opponent's square in
+        self._locating = locating
+        opp = proto.opponent_move.payload
+        too_wide = Const(0, 1)
+        limit = self.variant.span_limit
+        if limit is not None:
+            too_wide = (self._columns > limit) | (self._rows > limit)
+
+        with ctl.State("AWAIT"):
+            ctl.d.comb += proto.opponent_move.ready.eq(1)
+            with ctl.If(proto.opponent_move.valid):
+                self._start_counting(ctl)
+                ctl.d.sync += [theirs.eq(opp), move.symbol.eq(opp.symbol)]
+                ctl.next = "LOCATE"
+
+        with ctl.State("LOCATE"):
+            # The opponent's square in cells; a square just off one edge of the array is
+            # brought in by a shift when the other edge has room.
+            x = bbox.min_x - 1 + theirs.col
+            y = bbox.min_y - 1 + theirs.row
+            ctl.d.sync += [move.x.eq(x), move.y.eq(y)]
+            with ctl.If(bbox.empty):
+                ctl.d.sync += [move.x.eq((W - 1) // 2), move.y.eq((H - 1) // 2)]
+                with ctl.If((theirs.col == 0) & (theirs.row == 0)):
                     ctl.next = "OPPONENT"
-
-            def judge_opponent():
-                placed = ~(flags.occupied | flags.not_adjacent | flags.mismatch)
-                with ctl.If(placed & ~flags.illegal & ~too_wide):
-                    ctl.next = "COMMIT_OPPONENT"
                 with ctl.Else():
                     ctl.next = "REFUSE"
+            with ctl.Elif((theirs.col > self._columns + 1) | (theirs.row > self._rows + 1)):
+                ctl.next = "REFUSE"
+            for off_edge, room, direction in ((x < 0, bbox.max_x < W - 1, "E"),
+                                              (x >= W, bbox.min_x > 0, "W"),
+                                              (y < 0, bbox.max_y < H - 1, "S"),
+                                              (y >= H, bbox.min_y > 0, "N")):
+                with ctl.Elif(off_edge & room):
+                    ctl.d.sync += locating.eq(1)
+                    ctl.next = f"SHIFT_{direction}"
+            with ctl.Elif((x < 0) | (x >= W) | (y < 0) | (y >= H)):
+                ctl.next = "OVERFLOW"
+            with ctl.Else():
+                ctl.next = "OPPONENT"
 
-            command("OPPONENT", {"op": Op.TRY, "x": move.x, "y": move.y,
-                                 "symbol": move.symbol, "level": 1}, judge_opponent)
+        def judge_opponent():
+            placed = ~(flags.occupied | flags.not_adjacent | flags.mismatch)
+            with ctl.If(placed & ~flags.illegal & ~too_wide):
+                ctl.next = "COMMIT_OPPONENT"
+            with ctl.Else():
+                ctl.next = "REFUSE"
 
-            with ctl.State("REFUSE"):
-                ctl.d.sync += [illegal_seen.eq(1), counting.eq(0)]
-                ctl.next = "DROP"
+        self._command(ctl, "OPPONENT", {"op": Op.TRY, "x": move.x, "y": move.y,
+                                        "symbol": move.symbol, "level": 1}, judge_opponent)
 
-            command("DROP", {"op": Op.DISCARD, "level": 1}, goto("AWAIT"))
+        with ctl.State("REFUSE"):
+            ctl.d.sync += [self._illegal_seen.eq(1), self._counting.eq(0)]
+            ctl.next = "DROP"
 
-            def after_opponent():
-                # COMMIT leaves the flags of the TRY before it.
-                with ctl.If(won):
-                    ctl.d.sync += counting.eq(0)
+        self._command(ctl, "DROP", {"op": Op.DISCARD, "level": 1}, _goto(ctl, "AWAIT"))
+
+        def after_opponent():
+            # COMMIT leaves the flags of the TRY before it.
+            with ctl.If(self._won):
+                ctl.d.sync += self._counting.eq(0)
+                ctl.next = "GAME_OVER"
+            with ctl.Else():
+                ctl.d.sync += self._answer_next.eq(1)
+                ctl.next = "CENTRE"
+
+        self._command(ctl, "COMMIT_OPPONENT", {"op": Op.COMMIT}, after_opponent)
+
+    def _centring_states(self, ctl):
+        """Step 2: shift the tiles one cell at a time until the leftmost tile column is at
+        ``(width - columns) // 2`` and the top row at ``(height - rows) // 2``, as the search
+        model assumes (``window_of``); then search, or wait for the opponent. The opponent's
+        step also shifts through here to bring its square in (``locating``)."""
+        bbox = self._own.bbox
+        target_x = (self.width - self._columns) >> 1
+        target_y = (self.height - self._rows) >> 1
+        with ctl.State("CENTRE"):
+            with ctl.If(~bbox.empty & (bbox.min_x > target_x)):
+                ctl.next = "SHIFT_W"
+            with ctl.Elif(~bbox.empty & (bbox.min_x < target_x)):
+                ctl.next = "SHIFT_E"
+            with ctl.Elif(~bbox.empty & (bbox.min_y > target_y)):
+                ctl.next = "SHIFT_N"
+            with ctl.Elif(~bbox.empty & (bbox.min_y < target_y)):
+                ctl.next = "SHIFT_S"
+            with ctl.Elif(self._answer_next):
+                ctl.next = "THINK"
+            with ctl.Else():
+                ctl.next = "AWAIT"
+
+        def after_shift():
+            ctl.d.sync += self._locating.eq(0)
+            with ctl.If(self._locating):
+                ctl.next = "LOCATE"
+            with ctl.Else():
+                ctl.next = "CENTRE"
+
+        for direction in Direction:
+            self._command(ctl, f"SHIFT_{direction.name}", {"op": Op.SHIFT, "dir": direction},
+                          after_shift)
+
+    def _my_move_states(self, ctl, proto, search):
+        """Step 3: search, try and commit the chosen move, and send it, encoded against the
+        bounding box before it."""
+        W, H, move, bbox = self.width, self.height, self._move, self._own.bbox
+        before_x, before_y = Signal(range(W)), Signal(range(H))   # bbox corner before the move
+        before_empty = Signal()
+        with ctl.State("THINK"):
+            ctl.d.comb += [search.start.eq(1), search.colour.eq(proto.colour)]
+            ctl.d.sync += [before_x.eq(bbox.min_x), before_y.eq(bbox.min_y),
+                           before_empty.eq(bbox.empty)]
+            ctl.next = "SEARCHING"
+
+        with ctl.State("SEARCHING"):
+            with ctl.If(search.done):
+                ctl.d.sync += move.eq(search.move)
+                with ctl.If(search.found):
+                    ctl.next = "MINE"
+                with ctl.Else():
+                    ctl.next = "OVERFLOW"
+
+        self._command(ctl, "MINE", {"op": Op.TRY, "x": move.x, "y": move.y,
+                                    "symbol": move.symbol, "level": 1}, _goto(ctl, "COMMIT_MINE"))
+
+        def after_mine():
+            ctl.d.sync += self.game_over.eq(self._won)
+            ctl.next = "SEND"
+
+        self._command(ctl, "COMMIT_MINE", {"op": Op.COMMIT}, after_mine)
+
+        with ctl.State("SEND"):
+            mine = proto.my_move
+            ctl.d.comb += [
+                mine.valid.eq(1),
+                mine.payload.col.eq(Mux(before_empty, 0, move.x - before_x + 1)),
+                mine.payload.row.eq(Mux(before_empty, 0, move.y - before_y + 1)),
+                mine.payload.symbol.eq(move.symbol),
+            ]
+            with ctl.If(mine.ready):
+                ctl.d.sync += self._counting.eq(0)
+                with ctl.If(self.game_over):
                     ctl.next = "GAME_OVER"
                 with ctl.Else():
-                    ctl.d.sync += answer_next.eq(1)
+                    ctl.d.sync += self._answer_next.eq(0)
                     ctl.next = "CENTRE"
 
-            command("COMMIT_OPPONENT", {"op": Op.COMMIT}, after_opponent)
+    def _end_states(self, ctl, proto):
+        """The game has outgrown the array, or is over: wait for the next game."""
+        with ctl.State("OVERFLOW"):
+            ctl.d.sync += [self.overflow.eq(1), self._counting.eq(0)]
+            ctl.next = "GAME_OVER"
 
-            with ctl.State("CENTRE"):
-                with ctl.If(~bbox.empty & (bbox.min_x > target_x)):
-                    ctl.next = "SHIFT_W"
-                with ctl.Elif(~bbox.empty & (bbox.min_x < target_x)):
-                    ctl.next = "SHIFT_E"
-                with ctl.Elif(~bbox.empty & (bbox.min_y > target_y)):
-                    ctl.next = "SHIFT_N"
-                with ctl.Elif(~bbox.empty & (bbox.min_y < target_y)):
-                    ctl.next = "SHIFT_S"
-                with ctl.Elif(answer_next):
-                    ctl.next = "THINK"
-                with ctl.Else():
-                    ctl.next = "AWAIT"
+        with ctl.State("GAME_OVER"):
+            ctl.d.sync += self.game_over.eq(1)
+            # Moves after the end belong to no game: taken, dropped and shown as bad input.
+            ctl.d.comb += proto.opponent_move.ready.eq(1)
+            with ctl.If(proto.opponent_move.valid):
+                ctl.d.sync += self._illegal_seen.eq(1)
 
-            def after_shift():
-                ctl.d.sync += locating.eq(0)
-                with ctl.If(locating):
-                    ctl.next = "LOCATE"
-                with ctl.Else():
-                    ctl.next = "CENTRE"
 
-            for direction in Direction:
-                command(f"SHIFT_{direction.name}", {"op": Op.SHIFT, "dir": direction},
-                        after_shift)
-
-            with ctl.State("THINK"):
-                ctl.d.comb += [search.start.eq(1), search.colour.eq(proto.colour)]
-                ctl.d.sync += [before_x.eq(bbox.min_x), before_y.eq(bbox.min_y),
-                               before_empty.eq(bbox.empty)]
-                ctl.next = "SEARCHING"
-
-            with ctl.State("SEARCHING"):
-                with ctl.If(search.done):
-                    ctl.d.sync += move.eq(search.move)
-                    with ctl.If(search.found):
-                        ctl.next = "MINE"
-                    with ctl.Else():
-                        ctl.next = "OVERFLOW"
-
-            command("MINE", {"op": Op.TRY, "x": move.x, "y": move.y, "symbol": move.symbol,
-                             "level": 1}, goto("COMMIT_MINE"))
-
-            def after_mine():
-                ctl.d.sync += self.game_over.eq(won)
-                ctl.next = "SEND"
-
-            command("COMMIT_MINE", {"op": Op.COMMIT}, after_mine)
-
-            with ctl.State("SEND"):
-                mine = proto.my_move
-                ctl.d.comb += [
-                    mine.valid.eq(1),
-                    mine.payload.col.eq(Mux(before_empty, 0, move.x - before_x + 1)),
-                    mine.payload.row.eq(Mux(before_empty, 0, move.y - before_y + 1)),
-                    mine.payload.symbol.eq(move.symbol),
-                ]
-                with ctl.If(mine.ready):
-                    ctl.d.sync += counting.eq(0)
-                    with ctl.If(self.game_over):
-                        ctl.next = "GAME_OVER"
-                    with ctl.Else():
-                        ctl.d.sync += answer_next.eq(0)
-                        ctl.next = "CENTRE"
-
-            with ctl.State("OVERFLOW"):
-                ctl.d.sync += [self.overflow.eq(1), counting.eq(0)]
-                ctl.next = "GAME_OVER"
-
-            with ctl.State("GAME_OVER"):
-                ctl.d.sync += self.game_over.eq(1)
-                # Moves after the end belong to no game: taken, dropped and shown as bad input.
-                ctl.d.comb += proto.opponent_move.ready.eq(1)
-                with ctl.If(proto.opponent_move.valid):
-                    ctl.d.sync += illegal_seen.eq(1)
-
-        ctl.d.comb += self.thinking.eq(fsm.ongoing("THINK") | fsm.ongoing("SEARCHING"))
-        return m
+def _goto(m, state):
+    """A ``then`` for :func:`~.array_port.command_states`: go to ``state``."""
+    def then():
+        m.next = state
+    return then

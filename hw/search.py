@@ -12,40 +12,53 @@ short:
   there, or a value from three counts of squares (the opponent's threats, and the moves that
   leave a loop threat of either colour);
 - each ply tries one move first: at the root the last iteration's choice, deeper down the
-  ply's *killer* (the last move that cut a node off there, or won a leaf); when the trial limit runs
-  out, the unfinished iteration's best move so far is played, if it has one.
-
-The recursion is a stack of *frames*, one per ply: the square and symbol being tried, the
-ply's alpha, beta and best value, and where it is in its move order. Going one ply deeper
-pushes the frame; coming back pops it and discards the trial level of the move just valued,
-which removes every deeper level with it. The
-ring of squares a ply scans needs no storage: whenever the scan moves on, the array holds just
-the ply's position (the move tried last placed nothing, or has been discarded), so the ring
-follows from the array's bounding box. Values are small signed numbers (a win at ply *k* is worth
-``WIN - k``), so a frame is a few dozen flip-flops.
+  ply's *killer* (the last move that cut a node off there, or won a leaf); when the trial limit
+  runs out, the unfinished iteration's best move so far is played, if it has one.
 
 Every candidate is one TRY command of the array (place, forced play, loop and line detection;
 TRY_THREAT at a leaf, which adds the threat passes), and every one that places a tile counts as
-one *trial*, the unit the model counts too; a trial limit
-stops the search at a trial count. Squares are only ever tried inside the array, so the player
-centres the tiles before each search (see ``window_of`` in the model) and the model skips the
-same squares. The search owns the array's command port while ``busy``; the player multiplexes
-it.
+one *trial*, the unit the model counts too; a trial limit stops the search at a trial count.
+Squares are only ever tried inside the array, so the player centres the tiles before each search
+(see ``window_of`` in the model) and the model skips the same squares. The search drives the
+array through its ``array`` port while ``busy``; the player shares the array between it and its
+own control (:class:`~.array_port.ArrayMux`).
+
+How the FSM is built
+--------------------
+:meth:`MoveSearch.elaborate` makes the registers and adds the FSM; each piece of the algorithm is
+a method that adds its statements:
+
+- **Candidate enumeration** (``_ring_start``, ``_next_square``, ``_next_symbol``): the ring of
+  squares a ply scans needs no storage. Whenever the scan moves on, the array holds just the
+  ply's position (the move tried last placed nothing, or has been discarded), so the ring
+  follows from the array's bounding box: one square wider on every side, within the array.
+- **Frame stack** (``_new_frame``, ``_push``, ``_pop``): one *frame* per ply, the square and
+  symbol being tried, the ply's alpha, beta and best value, and where it is in its move order.
+  Going one ply deeper pushes the frame; coming back pops it and discards the trial level of the
+  move just valued, which removes every deeper level with it. Values are small signed numbers
+  (a win at ply *k* is worth ``WIN - k``; their shape comes from
+  :class:`~.search_model.SearchValues`), so a frame is a few dozen flip-flops.
+- **Move order** (``_remember``, ``_end_first``, ``_advance``): the first move of each ply and
+  the killers.
+- **Leaf counting** (``_count_square``, ``_leaf_value_of``): the three saturating counts of a leaf
+  scan and the clamped value they make.
+- **Judging a trial** (``_judge``): what the TRY's flags mean for the ply that made it.
+- **Deepening** (``_idle``, ``_iteration``, ``_end_of_ply``, ``_choose``): the start, a
+  ply's end, an iteration's end, and the choice.
 """
 
-from amaranth.hdl import Array, Cat, Const, Module, Mux, Signal, signed
-from amaranth.lib import data, stream, wiring
+from amaranth.hdl import Array, Cat, Const, Module, Mux, Signal
+from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
 from fpgatrax.host.rules.variant import variant_named
-from fpgatrax.hw.array import Flags, Op, bounding_box_layout, command_layout, command_states
-from fpgatrax.hw.search_model import DEFAULT_DEPTH, LEAF_LIMIT, MAX_COUNT, THREAT_WEIGHT, WIN
+from fpgatrax.hw.array_port import ArrayPort, Op, command_states
+from fpgatrax.hw.search_model import DEFAULT_DEPTH, SearchValues
 from fpgatrax.hw.tiles import Symbol
 
-__all__ = ["MoveSearch", "square_layout"]
+__all__ = ["MoveSearch", "square_layout", "frame_layout", "TRIAL_BITS"]
 
-INF = WIN + 1           # beyond every value: the empty window's bounds
-VALUE = signed(7)       # -INF … INF
+TRIAL_BITS = 24         # the trial counter: trials of one search
 
 
 def square_layout(width, height):
@@ -55,13 +68,14 @@ def square_layout(width, height):
     })
 
 
-def _frame_layout(width, height):
+def frame_layout(width, height, values):
     """What one ply of the search keeps while a deeper ply runs: ``first`` while it tries its
     first move (the root's last choice, or the ply's killer), ``tried_first`` once that move
-    has been placed (so the raster scan does not value it again)."""
+    has been placed (so the raster scan does not value it again). ``values`` is the search's
+    :class:`~.search_model.SearchValues`."""
     return data.StructLayout({
         "move": square_layout(width, height),
-        "alpha": VALUE, "beta": VALUE, "best": VALUE,
+        "alpha": values.value, "beta": values.value, "best": values.value,
         "first": 1, "tried_first": 1,
     })
 
@@ -81,6 +95,9 @@ class MoveSearch(wiring.Component):
         ``standard``, ``8x8`` (a trial spanning more than 8 columns or rows is illegal) or
         ``loop`` (lines do not win).
 
+    The search's constants and the shapes of its values are ``self.values``
+    (:class:`~.search_model.SearchValues`), taken from the model when the search is made.
+
     Ports
     -----
     start : In(1)
@@ -94,17 +111,17 @@ class MoveSearch(wiring.Component):
         The chosen move, in array coordinates.
     win : Out(1)
         The chosen move wins (taken by the win pass).
-    trials : Out(24)
+    trials : Out(TRIAL_BITS)
         Tiles placed by TRY commands during this search.
-    cmd, array_done, flags, bbox
-        The array's command port and the outputs the search reads (see ``TileArray``).
+    array : Out(ArrayPort(width, height, depth + 1))
+        The array's command port, which the search drives while ``busy``.
     """
 
     def __init__(self, width, height, *, depth=DEFAULT_DEPTH, max_trials=0, variant="standard"):
-        if not isinstance(max_trials, int) or max_trials < 0:
-            raise ValueError(f"max_trials must be a whole number (0: no limit), not {max_trials!r}")
-        if not isinstance(depth, int) or not 1 <= depth <= WIN // 4:
-            raise ValueError(f"depth must be a whole number from 1 to {WIN // 4}, not {depth!r}")
+        if not isinstance(max_trials, int) or not 0 <= max_trials < 1 << TRIAL_BITS:
+            raise ValueError(f"max_trials must be a whole number below 2**{TRIAL_BITS} "
+                             f"(0: no limit), not {max_trials!r}")
+        self.values = SearchValues(depth)
         self.width, self.height = width, height
         self.depth, self.max_trials, self.variant = depth, max_trials, variant_named(variant)
         self.levels = depth + 1
@@ -116,71 +133,108 @@ class MoveSearch(wiring.Component):
             "found": Out(1),
             "win": Out(1),
             "move": Out(square_layout(width, height)),
-            "trials": Out(24),
-            "cmd": Out(stream.Signature(command_layout(width, height, self.levels))),
-            "array_done": In(1),
-            "flags": In(Flags),
-            "bbox": In(bounding_box_layout(width, height)),
+            "trials": Out(TRIAL_BITS),
+            "array": Out(ArrayPort(width, height, self.levels)),
         })
 
     def elaborate(self, platform):
         m = Module()
-        W, H, D = self.width, self.height, self.depth
-        flags, bbox = self.flags, self.bbox
+        W, H, D, v = self.width, self.height, self.depth, self.values
+        square = square_layout(W, H)
 
-        mover = Signal()
-        ply = Signal(range(D + 2))                  # the ply (and trial level) being scanned
-        horizon = Signal(range(1, D + 1))           # the depth of this iteration
-        frame = Signal(_frame_layout(W, H))         # that ply's frame
-        # The frames of plies 1 … D while a deeper ply runs (ply k's at index k - 1).
-        stack = Array(Signal(_frame_layout(W, H), name=f"frame_{k + 1}") for k in range(D))
-        move = frame.move
-        win_pass = Signal()
-        value = Signal(VALUE)                       # the value of the move just searched
-        # The leaf's counts of squares, and whether this square has been counted in each.
-        threats, mine_near, theirs_near = (Signal(range(MAX_COUNT + 1), name=name)
-                                           for name in ("threats", "mine_near", "theirs_near"))
-        counted = Signal(3)                         # threats, mine_near, theirs_near
-        best_move = Signal(square_layout(W, H))      # this iteration's best root move
-        best_valid = Signal()
-        chosen = Signal(square_layout(W, H))         # the last finished iteration's
+        self._mover = Signal()
+        self._ply = ply = Signal(range(D + 2))          # the ply (and trial level) being scanned
+        self._horizon = Signal(range(1, D + 1))         # the depth of this iteration
+        self._win_pass = Signal()
+        self._value = Signal(v.value)                   # the value of the move just searched
+        self._best_move = Signal(square)                # this iteration's best root move
+        self._best_valid = Signal()
+        self._chosen = Signal(square)                   # the last finished iteration's
+        self._first_legal = Signal(square)
+        self._legal_seen = Signal()
+        # The frame stack: the scanning ply's frame, and the frames of plies 1 … D while a
+        # deeper ply runs (ply k's at index k - 1).
+        self._frame = Signal(frame_layout(W, H, v))
+        self._stack = Array(Signal(frame_layout(W, H, v), name=f"frame_{k + 1}")
+                            for k in range(D))
+        self._move = self._frame.move
         # The killers of plies 2 … D + 1 (ply k's at index k - 2), and which are set.
-        killers = Array(Signal(square_layout(W, H), name=f"killer_{k + 2}") for k in range(D))
-        has_killer = Array(Signal(name=f"has_killer_{k + 2}") for k in range(D))
-        first_legal = Signal(square_layout(W, H))
-        legal_seen = Signal()
-        leaf = ply == horizon + 1
+        self._killers = Array(Signal(square, name=f"killer_{k + 2}") for k in range(D))
+        self._has_killer = Array(Signal(name=f"has_killer_{k + 2}") for k in range(D))
+        # The leaf's counts of squares, and whether this square has been counted in each.
+        self._counts = [Signal(v.count, name=name)
+                        for name in ("threats", "mine_near", "theirs_near")]
+        self._counted = Signal(3)
+        self._leaf = ply == self._horizon + 1
 
-        # What the last TRY found, from the point of view of the side that moved at ``ply``
-        # (the mover at odd plies).
+        self._outcome()
+        self._ring()
+        self._try_op = Signal(Op)                       # TRY_THREAT at a leaf, TRY elsewhere
+        m.d.comb += self._try_op.eq(Mux(self._leaf, Op.TRY_THREAT, Op.TRY))
+        self._leaf_value = self._leaf_value_of(m)
+        m.d.comb += self.busy.eq(1)
+        m.d.sync += self.done.eq(0)
+        with m.FSM():
+            self._idle(m)
+            self._trial_states(m)
+            self._result_state(m)
+            self._end_of_ply(m)
+            self._choose(m)
+        return m
+
+    def _idle(self, m):
+        """IDLE until ``start``: a new search begins with the win pass at ply 1, with no
+        killers, on the root's empty window."""
+        inf = self.values.inf
+        with m.State("IDLE"):
+            m.d.comb += self.busy.eq(0)
+            with m.If(self.start):
+                m.d.sync += [self._mover.eq(self.colour), self.trials.eq(0), self._ply.eq(1),
+                             self._win_pass.eq(1), self._best_valid.eq(0),
+                             self._legal_seen.eq(0), self.found.eq(0), self.win.eq(0)]
+                m.d.sync += [flag.eq(0) for flag in self._has_killer]
+                self._new_frame(m, -inf, inf)
+                m.next = "SCAN"
+
+    # -- what the last TRY found ----------------------------------------------------------------
+
+    def _outcome(self):
+        """What the last TRY found, from the point of view of the side that moved at ``ply``
+        (the mover at odd plies): ``_mine``/``_theirs`` (that side's, the other's colour
+        completed), ``_makes_mine``/``_makes_theirs`` (a loop threat of that colour left),
+        whether the move was placed and legal, whether the trial limit is reached, and whether
+        it is the ply's first move met again in raster order (``_repeat``)."""
+        flags, bbox = self.array.flags, self.array.bbox
+        frame, ply = self._frame, self._ply
         lines = self.variant.line_span is not None
         white = flags.loop_white | (flags.line_white if lines else 0)
         red = flags.loop_red | (flags.line_red if lines else 0)
-        side = mover ^ ~ply[0]
-        mine = Mux(side, red, white)
-        theirs = Mux(side, white, red)
-        makes_mine = Mux(side, flags.threat_red, flags.threat_white)
-        makes_theirs = Mux(side, flags.threat_white, flags.threat_red)
-        try_op = Signal(Op)
-        m.d.comb += try_op.eq(Mux(leaf, Op.TRY_THREAT, Op.TRY))
-        leaf_value = Signal(signed(8))
-        m.d.comb += leaf_value.eq(mine_near - theirs_near - THREAT_WEIGHT * threats)
-        nothing_placed = flags.occupied | flags.not_adjacent
+        side = self._mover ^ ~ply[0]
+        self._mine = Mux(side, red, white)
+        self._theirs = Mux(side, white, red)
+        self._makes_mine = Mux(side, flags.threat_red, flags.threat_white)
+        self._makes_theirs = Mux(side, flags.threat_white, flags.threat_red)
+        self._nothing_placed = flags.occupied | flags.not_adjacent
         too_wide = Const(0, 1)
         limit = self.variant.span_limit
         if limit is not None:
             too_wide = ((bbox.max_x - bbox.min_x) >= limit) | ((bbox.max_y - bbox.min_y) >= limit)
-        legal = ~flags.illegal & ~too_wide
-        out_of_trials = (self.trials >= self.max_trials - 1) if self.max_trials else Const(0, 1)
-        # ``chosen`` holds a finished iteration's choice from the second iteration on.
-        chosen_valid = horizon != 1
+        self._legal = ~flags.illegal & ~too_wide
+        self._out_of_trials = ((self.trials >= self.max_trials - 1) if self.max_trials
+                               else Const(0, 1))
         # This ply's first move, met again in raster order: valued already (a leaf looks at it
         # only for a win, so it counts it again as any candidate).
-        first_move = Mux(ply == 1, chosen.as_value(), killers[ply - 2].as_value())
-        repeat = frame.tried_first & ~frame.first & ~leaf & (move.as_value() == first_move)
+        first_move = Mux(ply == 1, self._chosen.as_value(), self._killers[ply - 2].as_value())
+        self._repeat = (frame.tried_first & ~frame.first & ~self._leaf &
+                        (self._move.as_value() == first_move))
 
-        m.d.comb += self.busy.eq(1)
-        m.d.sync += self.done.eq(0)
+    # -- candidate enumeration ------------------------------------------------------------------
+
+    def _ring(self):
+        """The ring the current ply scans: the bounding box one square wider on every side
+        within the array (an empty board: the centre square). Valid whenever the array holds
+        the ply's own position, which is whenever the scan moves on."""
+        W, H, bbox = self.width, self.height, self.array.bbox
 
         def clamp_low(v):
             return Mux(v == 0, 0, v - 1)
@@ -188,206 +242,246 @@ class MoveSearch(wiring.Component):
         def clamp_high(v, n):
             return Mux(v == n - 1, n - 1, v + 1)
 
-        # The ring the current ply scans: the bounding box one square wider on every side
-        # within the array (an empty board: the centre square). Valid whenever the array holds
-        # the ply's own position, which is whenever the scan moves on.
-        x0 = Mux(bbox.empty, (W - 1) // 2, clamp_low(bbox.min_x))
-        x1 = Mux(bbox.empty, (W - 1) // 2, clamp_high(bbox.max_x, W))
-        y0 = Mux(bbox.empty, (H - 1) // 2, clamp_low(bbox.min_y))
-        y1 = Mux(bbox.empty, (H - 1) // 2, clamp_high(bbox.max_y, H))
+        self._x0 = Mux(bbox.empty, (W - 1) // 2, clamp_low(bbox.min_x))
+        self._x1 = Mux(bbox.empty, (W - 1) // 2, clamp_high(bbox.max_x, W))
+        self._y0 = Mux(bbox.empty, (H - 1) // 2, clamp_low(bbox.min_y))
+        self._y1 = Mux(bbox.empty, (H - 1) // 2, clamp_high(bbox.max_y, H))
 
-        def ring_start():
-            """The scan's first candidate: the ring's first square, symbol ``+``."""
-            m.d.sync += [move.x.eq(x0), move.y.eq(y0), move.symbol.eq(Symbol.PLUS)]
+    def _ring_start(self, m):
+        """The scan's first candidate: the ring's first square, symbol ``+``."""
+        move = self._move
+        m.d.sync += [move.x.eq(self._x0), move.y.eq(self._y0), move.symbol.eq(Symbol.PLUS)]
 
-        def new_frame(alpha, beta, killer=None):
-            """Start scanning a ply (on the clock its position is complete in the array), with
-            the index of its killer if it has one."""
-            m.d.sync += [frame.alpha.eq(alpha), frame.beta.eq(beta), frame.best.eq(-INF),
-                         frame.tried_first.eq(0), threats.eq(0), mine_near.eq(0),
-                         theirs_near.eq(0), counted.eq(0)]
-            if killer is None:
-                m.d.sync += frame.first.eq(0)
-                ring_start()
-            else:
-                m.d.sync += frame.first.eq(has_killer[killer])
-                with m.If(has_killer[killer]):
-                    m.d.sync += move.eq(killers[killer])
-                with m.Else():
-                    ring_start()
-
-        def remember():
-            """The move just tried becomes its ply's killer."""
-            m.d.sync += [killers[ply - 2].eq(move), has_killer[ply - 2].eq(1)]
-
-        def end_first():
-            """The first move is done with: on to the raster's start."""
-            m.d.sync += frame.first.eq(0)
-            ring_start()
+    def _next_square(self, m):
+        """On to the next square of the ring (symbol ``+``), or the ply's end."""
+        move = self._move
+        m.d.sync += [move.symbol.eq(Symbol.PLUS), self._counted.eq(0)]
+        with m.If(move.x != self._x1):
+            m.d.sync += move.x.eq(move.x + 1)
             m.next = "SCAN"
+        with m.Elif(move.y != self._y1):
+            m.d.sync += [move.x.eq(self._x0), move.y.eq(move.y + 1)]
+            m.next = "SCAN"
+        with m.Else():
+            m.next = "END"
 
-        def next_square():
-            """On to the next square of the ring (symbol ``+``), or the ply's end."""
-            m.d.sync += [move.symbol.eq(Symbol.PLUS), counted.eq(0)]
-            with m.If(move.x != x1):
-                m.d.sync += move.x.eq(move.x + 1)
-                m.next = "SCAN"
-            with m.Elif(move.y != y1):
-                m.d.sync += [move.x.eq(x0), move.y.eq(move.y + 1)]
-                m.next = "SCAN"
+    def _next_symbol(self, m):
+        """On to the next symbol of this square, or the next square."""
+        move = self._move
+        with m.If(move.symbol != Symbol.BACKSLASH):
+            m.d.sync += move.symbol.eq(move.symbol.as_value() + 1)
+            m.next = "SCAN"
+        with m.Else():
+            self._next_square(m)
+
+    # -- the frame stack ------------------------------------------------------------------------
+
+    def _new_frame(self, m, alpha, beta, killer=None):
+        """Start scanning a ply (on the clock its position is complete in the array), with
+        the index of its killer if it has one."""
+        frame = self._frame
+        m.d.sync += [frame.alpha.eq(alpha), frame.beta.eq(beta), frame.best.eq(-self.values.inf),
+                     frame.tried_first.eq(0), self._counted.eq(0)]
+        m.d.sync += [count.eq(0) for count in self._counts]
+        if killer is None:
+            m.d.sync += frame.first.eq(0)
+            self._ring_start(m)
+        else:
+            m.d.sync += frame.first.eq(self._has_killer[killer])
+            with m.If(self._has_killer[killer]):
+                m.d.sync += self._move.eq(self._killers[killer])
             with m.Else():
-                m.next = "END"
+                self._ring_start(m)
 
-        def next_symbol():
-            """On to the next symbol of this square, or the next square."""
-            with m.If(move.symbol != Symbol.BACKSLASH):
-                m.d.sync += move.symbol.eq(move.symbol.as_value() + 1)
-                m.next = "SCAN"
+    def _push(self, m, tried_first):
+        """One ply deeper: keep this ply's frame (with ``tried_first`` as it now stands) and
+        start the child's, whose window is (-beta, -max(alpha, best))."""
+        frame, ply, stack = self._frame, self._ply, self._stack
+        m.d.sync += [stack[ply - 1].eq(frame), stack[ply - 1].tried_first.eq(tried_first),
+                     ply.eq(ply + 1)]
+        self._new_frame(m, -frame.beta, -Mux(frame.alpha > frame.best, frame.alpha, frame.best),
+                        killer=ply - 1)
+
+    def _pop(self, m, child):
+        """Back to the parent ply with the value ``child`` of its move for the child's
+        side; the parent's trial level (and every deeper one) is discarded next."""
+        ply = self._ply
+        m.d.sync += [self._value.eq(-child), ply.eq(ply - 1), self._frame.eq(self._stack[ply - 2])]
+        m.next = "POP"
+
+    # -- move order -----------------------------------------------------------------------------
+
+    def _remember(self, m):
+        """The move just tried becomes its ply's killer."""
+        ply = self._ply
+        m.d.sync += [self._killers[ply - 2].eq(self._move), self._has_killer[ply - 2].eq(1)]
+
+    def _end_first(self, m):
+        """The first move is done with: on to the raster's start."""
+        m.d.sync += self._frame.first.eq(0)
+        self._ring_start(m)
+        m.next = "SCAN"
+
+    def _advance(self, m):
+        """On from a tried move: after the first move, to the raster's start."""
+        with m.If(self._frame.first):
+            self._end_first(m)
+        with m.Else():
+            self._next_symbol(m)
+
+    # -- leaf counting --------------------------------------------------------------------------
+
+    def _count_square(self, m):
+        """Count the square just tried at a leaf in each count it belongs to, once per square
+        (a count saturates at ``max_count``)."""
+        found = Cat(self._theirs, ~self._theirs & self._makes_mine,
+                    ~self._theirs & self._makes_theirs)
+        m.d.sync += self._counted.eq(self._counted | found)
+        for k, count in enumerate(self._counts):
+            with m.If(found[k] & ~self._counted[k] & (count != self.values.max_count)):
+                m.d.sync += count.eq(count + 1)
+
+    def _leaf_value_of(self, m):
+        """The leaf's value from its counts, ``mine - theirs - threat_weight * threats`` kept
+        within ``±leaf_limit``."""
+        v = self.values
+        threats, mine_near, theirs_near = self._counts
+        raw = Signal(v.leaf_sum)
+        m.d.comb += raw.eq(mine_near - theirs_near - v.threat_weight * threats)
+        return Mux(raw < -v.leaf_limit, -v.leaf_limit,
+                   Mux(raw > v.leaf_limit, v.leaf_limit, raw))
+
+    # -- judging a trial ------------------------------------------------------------------------
+
+    def _judge(self, m):
+        """The TRY of ``move`` at level ``ply`` is done: skip it if it placed nothing, count it
+        as a trial otherwise, and decide what it means for its ply."""
+        frame, ply, move, win = self._frame, self._ply, self._move, self.values.win
+        with m.If(frame.first & (self._nothing_placed | self.array.flags.mismatch)):
+            self._end_first(m)                  # the killer is no candidate here
+        with m.Elif(self._nothing_placed):
+            self._next_square(m)
+        with m.Elif(self.array.flags.mismatch):
+            self._next_symbol(m)
+        with m.Else():
+            tried_first = frame.tried_first | frame.first
+            m.d.sync += [self.trials.eq(self.trials + 1), frame.tried_first.eq(tried_first)]
+            with m.If(self._win_pass):
+                with m.If(self._legal & ~self._legal_seen):
+                    m.d.sync += [self._first_legal.eq(move), self._legal_seen.eq(1)]
+                with m.If(self._legal & self._mine):
+                    m.d.sync += [self.move.eq(move), self.win.eq(1), self.found.eq(1)]
+                    m.next = "DROP_WIN"
+                with m.Else():
+                    m.next = "DROP_NEXT"
+            with m.Elif(self._out_of_trials):
+                m.next = "ABORT"
+            with m.Elif(~self._legal | self._repeat):
+                m.next = "DROP_NEXT"
+            with m.Elif(self._leaf):
+                with m.If(self._mine):
+                    with m.If(~frame.first):
+                        self._remember(m)
+                    self._pop(m, win - ply)
+                with m.Elif(~frame.first):
+                    self._count_square(m)
+                    m.next = "DROP_NEXT"
+                with m.Else():
+                    m.next = "DROP_NEXT"
+            with m.Elif(self._mine):
+                m.d.sync += self._value.eq(win - ply)
+                m.next = "DROP_RESULT"
+            with m.Elif(self._theirs):
+                m.d.sync += self._value.eq(ply - win)
+                m.next = "DROP_RESULT"
             with m.Else():
-                next_square()
+                self._push(m, tried_first)
+                m.next = "SCAN"
 
-        def pop(child):
-            """Back to the parent ply with the value ``child`` of its move for the child's
-            side; the parent's trial level (and every deeper one) is discarded next."""
-            m.d.sync += [value.eq(-child), ply.eq(ply - 1), frame.eq(stack[ply - 2])]
-            m.next = "POP"
+    def _trial_states(self, m):
+        """The array commands: the TRY of each candidate, and the DISCARDs after it."""
+        ply, move = self._ply, self._move
 
         def issue(state, fields, then):
-            command_states(m, self.cmd, self.array_done, state, fields, then)
+            command_states(m, self.array, state, fields, then)
 
-        with m.FSM():
-            with m.State("IDLE"):
-                m.d.comb += self.busy.eq(0)
-                with m.If(self.start):
-                    m.d.sync += [mover.eq(self.colour), self.trials.eq(0), ply.eq(1),
-                                 win_pass.eq(1), best_valid.eq(0), legal_seen.eq(0),
-                                 self.found.eq(0), self.win.eq(0)]
-                    m.d.sync += [flag.eq(0) for flag in has_killer]
-                    new_frame(-INF, INF)
-                    m.next = "SCAN"
+        def go(state):
+            def then():
+                m.next = state
+            return then
 
-            def judge():
-                with m.If(frame.first & (nothing_placed | flags.mismatch)):
-                    end_first()                  # the killer is no candidate here
-                with m.Elif(nothing_placed):
-                    next_square()
-                with m.Elif(flags.mismatch):
-                    next_symbol()
+        issue("SCAN", {"op": self._try_op, "x": move.x, "y": move.y, "symbol": move.symbol,
+                       "level": ply}, lambda: self._judge(m))
+        issue("DROP_NEXT", {"op": Op.DISCARD, "level": ply}, lambda: self._advance(m))
+        # A move that ends the game, or (after POP) whose subtree is searched: value it.
+        issue("DROP_RESULT", {"op": Op.DISCARD, "level": ply}, go("RESULT"))
+        issue("POP", {"op": Op.DISCARD, "level": ply}, go("RESULT"))
+        issue("DROP_WIN", {"op": Op.DISCARD, "level": 1}, go("FINISH"))
+        issue("ABORT", {"op": Op.DISCARD, "level": 1}, go("CHOOSE"))
+
+    # -- values, plies and iterations -----------------------------------------------------------
+
+    def _result_state(self, m):
+        """A move's value is known: keep it if it is the ply's best (at the root, remember the
+        move), and cut the ply off at beta."""
+        frame, value = self._frame, self._value
+        with m.State("RESULT"):
+            with m.If(value > frame.best):
+                m.d.sync += frame.best.eq(value)
+                with m.If(self._ply == 1):
+                    m.d.sync += [self._best_move.eq(self._move), self._best_valid.eq(1)]
+                with m.If(value >= frame.beta):
+                    self._remember(m)
+                    m.next = "END"
                 with m.Else():
-                    tried_first = frame.tried_first | frame.first
-                    m.d.sync += [self.trials.eq(self.trials + 1),
-                                 frame.tried_first.eq(tried_first)]
-                    with m.If(win_pass):
-                        with m.If(legal & ~legal_seen):
-                            m.d.sync += [first_legal.eq(move), legal_seen.eq(1)]
-                        with m.If(legal & mine):
-                            m.d.sync += [self.move.eq(move), self.win.eq(1), self.found.eq(1)]
-                            m.next = "DROP_WIN"
-                        with m.Else():
-                            m.next = "DROP_NEXT"
-                    with m.Elif(out_of_trials):
-                        m.next = "ABORT"
-                    with m.Elif(~legal | repeat):
-                        m.next = "DROP_NEXT"
-                    with m.Elif(leaf):
-                        with m.If(mine):
-                            with m.If(~frame.first):
-                                remember()
-                            pop(WIN - ply)
-                        with m.Elif(~frame.first):       # count this square
-                            found = Cat(theirs, ~theirs & makes_mine, ~theirs & makes_theirs)
-                            m.d.sync += counted.eq(counted | found)
-                            for k, count in enumerate((threats, mine_near, theirs_near)):
-                                with m.If(found[k] & ~counted[k] & (count != MAX_COUNT)):
-                                    m.d.sync += count.eq(count + 1)
-                            m.next = "DROP_NEXT"
-                        with m.Else():
-                            m.next = "DROP_NEXT"
-                    with m.Elif(mine):
-                        m.d.sync += value.eq(WIN - ply)
-                        m.next = "DROP_RESULT"
-                    with m.Elif(theirs):
-                        m.d.sync += value.eq(ply - WIN)
-                        m.next = "DROP_RESULT"
-                    with m.Else():                   # one ply deeper
-                        m.d.sync += [stack[ply - 1].eq(frame),
-                                     stack[ply - 1].tried_first.eq(tried_first), ply.eq(ply + 1)]
-                        new_frame(-frame.beta, -Mux(frame.alpha > frame.best,
-                                                     frame.alpha, frame.best), killer=ply - 1)
-                        m.next = "SCAN"
+                    self._advance(m)
+            with m.Else():
+                self._advance(m)
 
-            def go(state):
-                def then():
-                    m.next = state
-                return then
+    def _iteration(self, m, depth, first):
+        """Scan the root again, for an iteration ``depth`` plies deep; every iteration but the
+        first starts with the last one's choice."""
+        frame = self._frame
+        m.d.sync += [self._horizon.eq(depth), frame.best.eq(-self.values.inf),
+                     self._best_valid.eq(0), frame.first.eq(not first), frame.tried_first.eq(0)]
+        if first:
+            self._ring_start(m)
+        else:
+            m.d.sync += self._move.eq(self._best_move)
+        m.next = "SCAN"
 
-            def advance():
-                """On from a tried move: after the first move, to the raster's start."""
-                with m.If(frame.first):
-                    end_first()
+    def _end_of_ply(self, m):
+        """A ply's scan is over (or cut off): the win pass gives way to the negamax, the root
+        ends an iteration, a leaf returns its counts' value, any other ply its best."""
+        ply, horizon, frame = self._ply, self._horizon, self._frame
+        with m.State("END"):
+            with m.If(self._win_pass):
+                with m.If(self._legal_seen):               # on to the negamax
+                    m.d.sync += self._win_pass.eq(0)
+                    self._iteration(m, 1, first=True)
                 with m.Else():
-                    next_symbol()
-
-            issue("SCAN", {"op": try_op, "x": move.x, "y": move.y, "symbol": move.symbol,
-                           "level": ply}, judge)
-            issue("DROP_NEXT", {"op": Op.DISCARD, "level": ply}, advance)
-            # A move that ends the game, or (after POP) whose subtree is searched: value it.
-            issue("DROP_RESULT", {"op": Op.DISCARD, "level": ply}, go("RESULT"))
-            issue("POP", {"op": Op.DISCARD, "level": ply}, go("RESULT"))
-            issue("DROP_WIN", {"op": Op.DISCARD, "level": 1}, go("FINISH"))
-            issue("ABORT", {"op": Op.DISCARD, "level": 1}, go("CHOOSE"))
-
-            with m.State("RESULT"):
-                with m.If(value > frame.best):
-                    m.d.sync += frame.best.eq(value)
-                    with m.If(ply == 1):
-                        m.d.sync += [best_move.eq(move), best_valid.eq(1)]
-                    with m.If(value >= frame.beta):
-                        remember()
-                        m.next = "END"
-                    with m.Else():
-                        advance()
+                    m.next = "CHOOSE"
+            with m.Elif(ply == 1):                         # an iteration has finished
+                m.d.sync += self._chosen.eq(self._best_move)
+                with m.If(horizon == self.depth):
+                    m.next = "CHOOSE"
                 with m.Else():
-                    advance()
+                    self._iteration(m, horizon + 1, first=False)
+            with m.Elif(self._leaf):
+                self._pop(m, self._leaf_value)
+            with m.Else():
+                self._pop(m, Mux(frame.best == -self.values.inf, 0, frame.best))
 
-            def iteration(depth, first):
-                """Scan the root again, for an iteration ``depth`` plies deep; every iteration
-                but the first starts with the last one's choice."""
-                m.d.sync += [horizon.eq(depth), frame.best.eq(-INF), best_valid.eq(0),
-                             frame.first.eq(not first), frame.tried_first.eq(0)]
-                if first:
-                    ring_start()
-                else:
-                    m.d.sync += move.eq(best_move)
-                m.next = "SCAN"
+    def _choose(self, m):
+        """The search's answer: this iteration's best root move if it has one, else the last
+        finished iteration's (from the second iteration on), else the first legal move."""
+        with m.State("CHOOSE"):
+            chosen_valid = self._horizon != 1
+            m.d.sync += [self.win.eq(0), self.found.eq(self._legal_seen),
+                         self.move.eq(Mux(self._best_valid, self._best_move,
+                                          Mux(chosen_valid, self._chosen, self._first_legal)))]
+            m.next = "FINISH"
 
-            with m.State("END"):
-                with m.If(win_pass):
-                    with m.If(legal_seen):               # on to the negamax
-                        m.d.sync += win_pass.eq(0)
-                        iteration(1, first=True)
-                    with m.Else():
-                        m.next = "CHOOSE"
-                with m.Elif(ply == 1):                   # an iteration has finished
-                    m.d.sync += chosen.eq(best_move)
-                    with m.If(horizon == D):
-                        m.next = "CHOOSE"
-                    with m.Else():
-                        iteration(horizon + 1, first=False)
-                with m.Elif(leaf):
-                    pop(Mux(leaf_value < -LEAF_LIMIT, -LEAF_LIMIT,
-                            Mux(leaf_value > LEAF_LIMIT, LEAF_LIMIT, leaf_value)))
-                with m.Else():
-                    pop(Mux(frame.best == -INF, 0, frame.best))
-
-            with m.State("CHOOSE"):
-                m.d.sync += [self.win.eq(0), self.found.eq(legal_seen),
-                             self.move.eq(Mux(best_valid, best_move,
-                                              Mux(chosen_valid, chosen, first_legal)))]
-                m.next = "FINISH"
-
-            with m.State("FINISH"):
-                m.d.sync += self.done.eq(1)
-                m.next = "IDLE"
-
-        return m
+        with m.State("FINISH"):
+            m.d.sync += self.done.eq(1)
+            m.next = "IDLE"

@@ -1,12 +1,12 @@
 """cocotb testbench of the tile array: random games of the reference engine, move by move.
 
-The engine (``fpgatrax.host.rules.position``) is the judge. Every turn the testbench tries the move in
-the array and compares every cell, the bounding box, the border flag and every result flag with
-the engine; it also tries engine-illegal moves (occupied, not adjacent, colours that do not
-match, three edges of one colour) and checks that the array flags them and that discarding the
-trial restores the committed position; it plays replies at the deeper trial levels, nested as
-the search nests them (a reply, a reply to that, … up to the array's last level);
-it reloads positions through WRITE, reads cells back, and shifts the board whenever the game
+The engine (``fpgatrax.host.rules.position``) is the judge. Every turn the testbench tries the
+move in the array and compares every cell, the bounding box, the border flag and every result
+flag with the engine; it also tries engine-illegal moves (occupied, not adjacent, colours that
+do not match, three edges of one colour) and checks that the array flags them and that
+discarding the trial restores the committed position; it plays replies at the deeper trial
+levels, nested as the search nests them (a reply, a reply to that, … up to the array's last
+level); it reloads positions through WRITE, reads cells back, and shifts the board whenever the game
 touches the array's border (and sometimes at random), mirroring the offset. Move choice mixes
 random moves, moves that end the game (for either colour) and moves that stretch the tiles
 towards a line, so that loops and lines of both colours actually occur.
@@ -36,7 +36,7 @@ from fpgatrax.host.rules.position import (
     tile_symbol,
     xy_of,
 )
-from fpgatrax.hw.array import Flags, Op, bounding_box_layout, command_layout
+from fpgatrax.hw.array_port import Flags, Op, bounding_box_layout, command_layout
 from fpgatrax.hw.tiles import Direction, Symbol
 
 WHITE, RED = 0, 1
@@ -123,7 +123,9 @@ class Mismatch(AssertionError):
 
 
 class ArrayDriver:
-    """Commands through the ``cmd`` stream; outputs decoded at the ``done`` clock."""
+    """Commands through the array's ``port`` (its ``cmd`` stream); results decoded at the
+    ``done`` clock. cocotb sees the port's members flattened: ``port__cmd__valid``,
+    ``port__done``, ``port__flags`` and so on."""
 
     def __init__(self, dut, width, height, levels):
         self.dut, self.width, self.height = dut, width, height
@@ -132,7 +134,7 @@ class ArrayDriver:
         self.cycles = collections.defaultdict(list)
 
     async def reset(self):
-        self.dut.cmd__valid.value = 0
+        self.dut.port__cmd__valid.value = 0
         self.dut.rst.value = 1
         for _ in range(3):
             await RisingEdge(self.dut.clk)
@@ -141,20 +143,20 @@ class ArrayDriver:
     async def command(self, op, x=0, y=0, symbol=Symbol.PLUS, tile=0, dir=Direction.N, level=0):
         dut = self.dut
         await FallingEdge(dut.clk)
-        dut.cmd__payload.value = self.layout.const(
+        dut.port__cmd__payload.value = self.layout.const(
             {"op": op, "x": x, "y": y, "symbol": symbol, "tile": tile, "dir": dir,
              "level": level}).as_bits()
-        dut.cmd__valid.value = 1
+        dut.port__cmd__valid.value = 1
         await RisingEdge(dut.clk)
-        dut.cmd__valid.value = 0
-        await with_timeout(RisingEdge(dut.done), 2_000_000, "ns")
+        dut.port__cmd__valid.value = 0
+        await with_timeout(RisingEdge(dut.port__done), 2_000_000, "ns")
         await ReadOnly()
-        cycles = unsigned(dut.cycles)
+        cycles = unsigned(dut.port__cycles)
         self.cycles[op.name].append(cycles)
         return cycles
 
     def flags(self):
-        value = unsigned(self.dut.flags)
+        value = unsigned(self.dut.port__flags)
         return {name: bool(value >> field.offset & 1) for name, field in Flags}
 
     def board(self):
@@ -167,7 +169,7 @@ class ArrayDriver:
         return tiles
 
     def bbox(self):
-        value = unsigned(self.dut.bbox)
+        value = unsigned(self.dut.port__bbox)
         fields = {name: value >> f.offset & ((1 << f.width) - 1)
                   for name, f in self.bbox_layout}
         if fields["empty"]:
@@ -224,8 +226,8 @@ class Game:
         border = want_box is not None and (
             want_box[0] == 0 or want_box[1] == 0 or want_box[2] == self.tb.width - 1 or
             want_box[3] == self.tb.height - 1)
-        if bool(unsigned(self.tb.dut.border)) != border:
-            self.fail(f"{what}: border flag {unsigned(self.tb.dut.border)} != {border}", pos)
+        if bool(unsigned(self.tb.dut.port__border)) != border:
+            self.fail(f"{what}: border flag {unsigned(self.tb.dut.port__border)} != {border}", pos)
 
     def check_flags(self, want, what, pos=None):
         got = self.tb.driver.flags()
@@ -321,8 +323,8 @@ class Game:
         x, y = self.rng.randrange(self.tb.width), self.rng.randrange(self.tb.height)
         await drv.command(Op.READ, x, y)
         want = self.array_tiles(self.pos).get((x, y), 0)
-        if unsigned(self.tb.dut.rdata) != want:
-            self.fail(f"read ({x}, {y}) gave {unsigned(self.tb.dut.rdata)}, expected {want}")
+        if unsigned(self.tb.dut.port__rdata) != want:
+            self.fail(f"read ({x}, {y}) gave {unsigned(self.tb.dut.port__rdata)}, expected {want}")
 
     # -- move choice ----------------------------------------------------------------------
 
@@ -394,8 +396,9 @@ class Game:
         x0, y0, x1, y1 = box
         room = {Direction.E: x1 < self.tb.width - 1, Direction.W: x0 > 0,
                 Direction.S: y1 < self.tb.height - 1, Direction.N: y0 > 0}
-        away = [d for d, touching in ((Direction.E, x0 == 0), (Direction.W, x1 == self.tb.width - 1),
-                                      (Direction.S, y0 == 0), (Direction.N, y1 == self.tb.height - 1))
+        last_x, last_y = self.tb.width - 1, self.tb.height - 1
+        away = [d for d, touching in ((Direction.E, x0 == 0), (Direction.W, x1 == last_x),
+                                      (Direction.S, y0 == 0), (Direction.N, y1 == last_y))
                 if touching and room[d]]
         if away and rng.random() < 0.7:
             return rng.choice(away)

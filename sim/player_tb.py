@@ -3,13 +3,15 @@
 The testbench is the referee: it sends ``-W``/``-B`` and the opponent's moves as serial frames
 on ``rx``, decodes the player's frames on ``tx``, and judges every answer with the reference
 engine. Beyond legality it checks that every answer is the move the search model chooses
-(``SearchModel`` with the player's depth, trial limit and array size), so the player's translation between
-notation and array cells, its centring and its search are all checked at once.
+(``SearchModel`` with the player's depth, trial limit and array size), so the player's
+translation between notation and array cells, its centring and its search are all checked at
+once.
 
 Parameters come from the simulator's environment (``tests/test_player.py``): ``PLAYER_WIDTH``,
-``PLAYER_HEIGHT``, ``PLAYER_DEPTH``, ``PLAYER_MAX_TRIALS``, ``PLAYER_VARIANT``, ``PLAYER_DIVISOR`` (clocks per bit),
-``PLAYER_GAMES``, ``PLAYER_SEED``. Cycles per move are logged, and written as JSON to the
-file ``PLAYER_REPORT`` names, if it is set (``sim/bench_player.py`` reads it).
+``PLAYER_HEIGHT``, ``PLAYER_DEPTH``, ``PLAYER_MAX_TRIALS``, ``PLAYER_VARIANT``,
+``PLAYER_DIVISOR`` (clocks per bit), ``PLAYER_GAMES``, ``PLAYER_SEED``. Cycles per move are
+logged, and written as JSON to the file ``PLAYER_REPORT`` names, if it is set
+(``sim/bench_player.py`` reads it).
 """
 
 import json

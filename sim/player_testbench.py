@@ -19,7 +19,8 @@ def run_player_testbench(width, height, depth, max_trials, variant, *, games, se
     player = Player(width=width, height=height, clk_freq=CLOCK, baud=CLOCK // DIVISOR,
                     depth=depth, max_trials=max_trials, variant=variant)
     env = {"PLAYER_WIDTH": str(width), "PLAYER_HEIGHT": str(height),
-           "PLAYER_DEPTH": str(depth), "PLAYER_MAX_TRIALS": str(max_trials), "PLAYER_VARIANT": variant,
+           "PLAYER_DEPTH": str(depth), "PLAYER_MAX_TRIALS": str(max_trials),
+           "PLAYER_VARIANT": variant,
            "PLAYER_DIVISOR": str(DIVISOR), "PLAYER_GAMES": str(games), "PLAYER_SEED": str(seed)}
     if report is not None:
         env["PLAYER_REPORT"] = str(report)

@@ -7,8 +7,9 @@ the search and compares the chosen move, the win flag and the trial count with
 ``SearchModel.choose``; a mismatch raises with the game record that reproduces it.
 
 Parameters come from the simulator's environment (set by ``tests/test_search.py``):
-``SEARCH_WIDTH``, ``SEARCH_HEIGHT``, ``SEARCH_DEPTH``, ``SEARCH_MAX_TRIALS`` (0: none), ``SEARCH_VARIANT``,
-``SEARCH_POSITIONS``, ``SEARCH_SEED``. The figures (cycles per search, per trial) are printed.
+``SEARCH_WIDTH``, ``SEARCH_HEIGHT``, ``SEARCH_DEPTH``, ``SEARCH_MAX_TRIALS`` (0: none),
+``SEARCH_VARIANT``, ``SEARCH_POSITIONS``, ``SEARCH_SEED``. The figures (cycles per search, per
+trial) are printed.
 """
 
 import os
@@ -22,7 +23,7 @@ from cocotb.triggers import FallingEdge, ReadOnly, RisingEdge, with_timeout
 from fpgatrax.host.bots import make_bot
 from fpgatrax.host.rules.position import Position, tile_symbol, xy_of
 from fpgatrax.host.rules.record import moves_text
-from fpgatrax.hw.array import Op, command_layout
+from fpgatrax.hw.array_port import Op, command_layout
 from fpgatrax.hw.search import square_layout
 from fpgatrax.hw.search_model import SearchModel, window_of
 from fpgatrax.hw.tiles import Symbol
@@ -78,7 +79,7 @@ class Harness:
 
     async def reset(self):
         dut = self.dut
-        dut.load__valid.value = 0
+        dut.load__cmd__valid.value = 0
         dut.start.value = 0
         dut.restart.value = 0
         dut.rst.value = 1
@@ -89,12 +90,12 @@ class Harness:
     async def load(self, op, x=0, y=0, tile=0):
         dut = self.dut
         await FallingEdge(dut.clk)
-        dut.load__payload.value = self.layout.const(
+        dut.load__cmd__payload.value = self.layout.const(
             {"op": op, "x": x, "y": y, "tile": tile}).as_bits()
-        dut.load__valid.value = 1
+        dut.load__cmd__valid.value = 1
         await RisingEdge(dut.clk)
-        dut.load__valid.value = 0
-        await with_timeout(RisingEdge(dut.load_done), 100_000, "ns")
+        dut.load__cmd__valid.value = 0
+        await with_timeout(RisingEdge(dut.load__done), 100_000, "ns")
 
     async def search(self, position, window, timeout_ns):
         dut = self.dut

@@ -26,6 +26,7 @@ from amaranth.lib.wiring import In, Out
 
 from fpgatrax.boards.toolchain import achieved_fmax, cell_counts, does_not_fit, run_logged, tool
 from fpgatrax.hw.array import TileArray
+from fpgatrax.hw.array_port import ArrayPort
 
 BUILD = pathlib.Path(__file__).resolve().parents[2] / "build" / "report"
 
@@ -39,7 +40,7 @@ DEVICES = [
 
 
 class Harness(wiring.Component):
-    """The array with its command fed from one pin and its outputs folded onto another."""
+    """The array with its command fed from one pin and its results folded onto another."""
 
     si: In(1)
     so: Out(1)
@@ -51,12 +52,13 @@ class Harness(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         m.submodules.array = array = self.array
-        payload = array.cmd.payload
+        port = ArrayPort(array.width, array.height, array.levels).create()
+        wiring.connect(m, port, array.port)
+        payload = port.cmd.payload
         shift = Signal(len(payload.as_value()) + 1)
         m.d.sync += shift.eq(Cat(self.si, shift[:-1]))
-        m.d.comb += [payload.eq(shift[1:]), array.cmd.valid.eq(shift[0])]
-        outputs = Cat(array.cmd.ready, array.done, array.cycles, array.flags, array.rdata,
-                      array.bbox, array.border)
+        m.d.comb += [payload.eq(shift[1:]), port.cmd.valid.eq(shift[0])]
+        outputs = Cat(port.cmd.ready, *(getattr(port, name) for name in ArrayPort.RESULTS))
         folded = Signal(len(outputs))
         m.d.sync += [folded.eq(outputs), self.so.eq(folded.xor())]
         return m
@@ -78,10 +80,11 @@ def measure(family, device_args, target, width, height, seed=1):
     started = time.monotonic()
     try:
         run_logged([tool(f"yowasp-nextpnr-{family}"), *device_args, "--json", "top.json",
-              "--freq", str(target), "--timing-allow-fail", "--report", "report.json", "--seed", str(seed)] +
-             (["--pcf-allow-unconstrained"] if family == "ice40"
-              else ["--lpf-allow-unconstrained"]),
-             work, "nextpnr.log")
+                    "--freq", str(target), "--timing-allow-fail", "--report", "report.json",
+                    "--seed", str(seed)] +
+                   (["--pcf-allow-unconstrained"] if family == "ice40"
+                    else ["--lpf-allow-unconstrained"]),
+                   work, "nextpnr.log")
     except subprocess.CalledProcessError:
         log = (work / "nextpnr.log").read_text()
         figures["fmax"] = "no fit" if does_not_fit(log) else "failed"

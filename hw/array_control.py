@@ -1,0 +1,464 @@
+"""The tile array's controller: the FSM that turns one command into clocks of the cells.
+
+:class:`~.array.TileArray` is a grid of cells plus a little datapath around it (a read tree, the
+occupancy of columns and rows, the seed lines, registered OR trees over the cells' answers);
+this is the rest. It accepts the commands of :mod:`.array_port`, drives the cells through a
+registered broadcast (``ctl``, and ``write`` with the address ``ax``, ``ay``), chooses what the
+seed lines carry during a detection pass (``mode``) and reads the datapath's answers back. Every
+answer is registered in the datapath, so the FSM waits a fixed number of clocks after each step
+before it believes one; the comments at those states say why that number.
+
+The FSM has one group of states per kind of command, each added by its own method:
+
+- ``_decode``: IDLE, which accepts a command and starts the group that carries it out;
+- ``_settle``: waiting for a change to reach the bounding box (WRITE, DISCARD, PLACE, sweeps);
+- ``_sweep``: CLEAR, COMMIT and SHIFT, which copy the bounding box square by square through the
+  single-cell port (the cells have no hardware for these rare commands);
+- ``_access``: WRITE and READ, through the single-cell port;
+- ``_place``: PLACE's gather of the square and its neighbours, choice of colouring and write;
+- ``_resolve``: forced play, one ring per clock;
+- ``_detect``: the passes of DETECT and TRY_THREAT.
+"""
+
+from amaranth.hdl import Array, Cat, Const, Module, Mux, Signal
+from amaranth.lib import data, enum, stream, wiring
+from amaranth.lib.wiring import In, Out
+
+from fpgatrax.hw.array_port import Flags, Op, bounding_box_layout, command_layout
+from fpgatrax.hw.cell import control_layout
+from fpgatrax.hw.tiles import TILE_BITS, Direction, Symbol, first_colouring, opposite
+
+__all__ = ["Pass", "Answers", "STEPS", "ArrayControl"]
+
+
+class Pass(enum.Enum, shape=2):
+    """What the cells' flags are seeded with during a detection pass."""
+    LOOP = 0    # every empty square (a track not reached is closed)
+    LINE_X = 1  # just left of the tiles in play, and their rightmost column ends lines
+    LINE_Y = 2  # just above, and their bottom row ends lines
+    THREAT = 3  # the placed square only (its track's ends are found)
+
+
+#: The registered OR trees over the cells' answers (:class:`~.cell.Cell` documents each).
+Answers = data.StructLayout({"active": 1, "three": 1, "line": 1, "closed": 1, "threat": 1})
+
+#: One step towards each direction, (dx, dy), by the direction's value (its neighbour index).
+STEPS = {Direction.N.value: (0, -1), Direction.E.value: (1, 0),
+         Direction.S.value: (0, 1), Direction.W.value: (-1, 0)}
+
+
+class ArrayControl(wiring.Component):
+    """The command FSM of a ``width`` × ``height`` array with ``levels`` trial levels.
+
+    Ports
+    -----
+    cmd, done, cycles, flags, rdata
+        The array's command stream and the results the FSM produces (see :mod:`.array_port`).
+    bbox : In
+        The array's bounding box (the sweeps cover it; PLACE on an empty board ignores the
+        neighbours).
+    span_x, span_y : In(1)
+        The tiles span at least a line's length along x, along y (a line pass is worthwhile).
+    read : In(TILE_BITS)
+        The tile at (``ax``, ``ay``), registered: it answers for the address of the clock
+        before.
+    answers : In(Answers)
+        The OR trees, two clocks behind the cells (registered leaves and root).
+    ctl : Out(control_layout(levels))
+        The registered broadcast to every cell.
+    write : Out(1)
+        Registered: the cell at (``ax``, ``ay``) takes ``ctl.wdata`` at ``ctl.level``.
+    ax, ay : Out
+        The addressed cell, for reading and writing (-1 and ``width``/``height`` are outside).
+    mode : Out(Pass)
+        What the seed lines carry in the current detection pass.
+    """
+
+    def __init__(self, width, height, levels):
+        self.width, self.height, self.levels = width, height, levels
+        super().__init__({
+            "cmd": In(stream.Signature(command_layout(width, height, levels))),
+            "done": Out(1),
+            "cycles": Out(16),
+            "flags": Out(Flags),
+            "rdata": Out(TILE_BITS),
+            "bbox": In(bounding_box_layout(width, height)),
+            "span_x": In(1),
+            "span_y": In(1),
+            "read": In(TILE_BITS),
+            "answers": In(Answers),
+            "ctl": Out(control_layout(levels)),
+            "write": Out(1),
+            "ax": Out(range(-1, width + 1)),
+            "ay": Out(range(-1, height + 1)),
+            "mode": Out(Pass),
+        })
+
+    def elaborate(self, platform):
+        m = Module()
+        W, H, L = self.width, self.height, self.levels
+        # The broadcast is registered: what the states below set here reaches the cells on the
+        # next clock.
+        self._ctl_next = ctl_next = Signal(control_layout(L))
+        self._write_next = Signal()
+        m.d.sync += [self.ctl.eq(ctl_next), self.write.eq(self._write_next)]
+
+        # Registers that several groups of states share.
+        self._cmd = Signal(command_layout(W, H, L))   # the command being carried out
+        self._level = Signal(L)         # thermometer level of written and forced tiles
+        self._colour = Signal()         # of the track a detection pass follows
+        self._count = Signal(range(8))  # clocks within a state
+        self._placed = Signal(TILE_BITS)   # the tile the next write puts down
+        self._parity = Signal()         # of the placed square: which cells force first
+        self._trying = Signal()         # PLACE goes on to RESOLVE and DETECT (TRY, TRY_THREAT)
+        self._threats = Signal()        # and DETECT to the threat passes (TRY_THREAT)
+        self._sweep_at = _SweepRegisters(W, H)
+        m.d.comb += [
+            ctl_next.init.eq(1),
+            ctl_next.level.eq(self._level),
+            ctl_next.colour.eq(self._colour),
+            ctl_next.threat.eq(self.mode == Pass.THREAT),
+            ctl_next.wdata.eq(self._placed),
+        ]
+        with m.If(~self.cmd.ready):
+            m.d.sync += self.cycles.eq(self.cycles + 1)
+        m.d.sync += self.done.eq(0)
+
+        # The command's symbol's first colouring (the other is its complement).
+        self._first = Signal(TILE_BITS)
+        with m.Switch(self._cmd.symbol):
+            for symbol in Symbol:
+                with m.Case(symbol):
+                    m.d.comb += self._first.eq(first_colouring(symbol))
+
+        with m.FSM():
+            self._decode(m)
+            self._settle(m)
+            self._access(m)
+            self._sweep(m)
+            self._place(m)
+            self._resolve(m)
+            self._detect(m)
+        return m
+
+    # -- shared steps ---------------------------------------------------------------------------
+
+    def _finish(self, m):
+        """The command is done: pulse ``done`` and accept the next."""
+        m.d.sync += self.done.eq(1)
+        m.next = "IDLE"
+
+    def _wait_for_bbox(self, m):
+        """Finish once the change ordered on this clock has reached the bounding box."""
+        m.d.sync += self._count.eq(0)
+        m.next = "SETTLE"
+
+    def _settle(self, m):
+        """SETTLE: the end of every command that changes tiles but reports no flags."""
+        with m.State("SETTLE"):
+            # A change ordered on the previous clock reaches the cells one clock later, the
+            # column/row occupancy the next and the bounding box registers the one after.
+            m.d.sync += self._count.eq(self._count + 1)
+            with m.If(self._count == 2):
+                self._finish(m)
+
+    # -- IDLE: accept a command -----------------------------------------------------------------
+
+    def _decode(self, m):
+        L, p = self.levels, self.cmd.payload
+        with m.State("IDLE"):
+            m.d.comb += self.cmd.ready.eq(1)
+            with m.If(self.cmd.valid):
+                m.d.sync += [self._cmd.eq(p), self.ax.eq(p.x), self.ay.eq(p.y),
+                             self._count.eq(0), self.cycles.eq(1)]
+                with m.Switch(p.op):
+                    with m.Case(Op.CLEAR):
+                        self._start_sweep(m, 0, 0, clear=True)
+                    with m.Case(Op.WRITE):
+                        m.d.sync += [self._placed.eq(p.tile), self._level.eq(0)]
+                        m.next = "WRITE"
+                    with m.Case(Op.READ):
+                        m.next = "READ"
+                    with m.Case(Op.PLACE, Op.TRY, Op.TRY_THREAT):
+                        m.d.sync += [self.flags.eq(0), self._trying.eq(p.op != Op.PLACE),
+                                     self._threats.eq(p.op == Op.TRY_THREAT),
+                                     self._level.eq(Cat(p.level > k for k in range(L)))]
+                        m.next = "GATHER"
+                    with m.Case(Op.RESOLVE):
+                        m.next = "RESOLVE"
+                    with m.Case(Op.DETECT):
+                        m.next = "DETECT"
+                    with m.Case(Op.DISCARD):
+                        # Level 0 acts as 1: the committed tiles stay.
+                        m.d.comb += self._ctl_next.clear.eq(
+                            Cat(p.level <= k + 1 for k in range(L)))
+                        self._wait_for_bbox(m)
+                    with m.Case(Op.COMMIT):
+                        self._start_sweep(m, 0, 0, clear=False)
+                    with m.Case(Op.SHIFT):
+                        with m.Switch(p.dir):
+                            for direction, (move_x, move_y) in STEPS.items():
+                                with m.Case(direction):
+                                    self._start_sweep(m, move_x, move_y, clear=False)
+                    with m.Default():
+                        self._finish(m)
+
+    # -- CLEAR, COMMIT, SHIFT: the sweep --------------------------------------------------------
+
+    def _start_sweep(self, m, move_x, move_y, clear):
+        """Start a sweep, which visits the destination squares of a rectangle row by row,
+        copying into each the tile at (destination - (move_x, move_y)), or 0 if ``clear``.
+
+        The rectangle is the bounding box, one square wider on the side the tiles move
+        towards; destinations go from the far side when moving, so that a source is read
+        before it is overwritten. The sweep writes level 0: it shifts and clears committed
+        positions only.
+        """
+        bbox = self.bbox
+        lo_x, hi_x = bbox.min_x - (move_x < 0), bbox.max_x + (move_x > 0)
+        lo_y, hi_y = bbox.min_y - (move_y < 0), bbox.max_y + (move_y > 0)
+        first_x, last_x = (hi_x, lo_x) if move_x > 0 else (lo_x, hi_x)
+        first_y, last_y = (hi_y, lo_y) if move_y > 0 else (lo_y, hi_y)
+        s = self._sweep_at
+        m.d.sync += [
+            s.x.eq(first_x), s.x_first.eq(first_x), s.x_last.eq(last_x),
+            s.y.eq(first_y), s.y_first.eq(first_y), s.y_last.eq(last_y),
+            s.step_x.eq(-1 if move_x > 0 else 1), s.step_y.eq(-1 if move_y > 0 else 1),
+            s.delta_x.eq(move_x), s.delta_y.eq(move_y), s.zero.eq(clear), self._level.eq(0),
+        ]
+        with m.If(bbox.empty):
+            self._finish(m)
+        with m.Else():
+            m.next = "SWEEP_READ"
+
+    def _sweep(self, m):
+        """Each square costs 4 clocks: address the source, wait for the read tree, take the
+        tile and address the destination, write."""
+        s = self._sweep_at
+        with m.State("SWEEP_READ"):
+            m.d.sync += [self.ax.eq(s.x - s.delta_x), self.ay.eq(s.y - s.delta_y)]
+            m.next = "SWEEP_WAIT"
+
+        with m.State("SWEEP_WAIT"):
+            m.next = "SWEEP_TAKE"
+
+        with m.State("SWEEP_TAKE"):
+            m.d.sync += [self._placed.eq(Mux(s.zero, 0, self.read)), self.ax.eq(s.x),
+                         self.ay.eq(s.y)]
+            m.next = "SWEEP_WRITE"
+
+        with m.State("SWEEP_WRITE"):
+            m.d.comb += self._write_next.eq(1)
+            with m.If(s.x != s.x_last):
+                m.d.sync += s.x.eq(s.x + s.step_x)
+                m.next = "SWEEP_READ"
+            with m.Elif(s.y != s.y_last):
+                m.d.sync += [s.x.eq(s.x_first), s.y.eq(s.y + s.step_y)]
+                m.next = "SWEEP_READ"
+            with m.Else():
+                self._wait_for_bbox(m)
+
+    # -- WRITE, READ ----------------------------------------------------------------------------
+
+    def _access(self, m):
+        """WRITE and READ, through the single-cell port; a READ's answer comes two clocks after
+        its address (the address register, then the read tree's)."""
+        with m.State("WRITE"):
+            m.d.comb += self._write_next.eq(1)
+            self._wait_for_bbox(m)
+
+        with m.State("READ"):
+            with m.If(self._count == 1):
+                m.d.sync += self.rdata.eq(self.read)
+                self._finish(m)
+            m.d.sync += self._count.eq(self._count + 1)
+
+    # -- PLACE ----------------------------------------------------------------------------------
+
+    def _place(self, m):
+        """PLACE: read the square and its four neighbours through the read tree (one address
+        per clock, each answer two clocks later), choose the colouring that fits them, write
+        it; TRY and TRY_THREAT go on to RESOLVE."""
+        W, H = self.width, self.height
+        cmd, flags, count, placed = self._cmd, self.flags, self._count, self._placed
+        gathered = Signal(5 * TILE_BITS)   # own square, then neighbours N, E, S, W
+        dx = Array(Const(v, range(-1, 2)) for v in (0, 0, 1, 0, -1))
+        dy = Array(Const(v, range(-1, 2)) for v in (0, -1, 0, 1, 0))
+        own = gathered[:TILE_BITS]
+        near = [gathered[TILE_BITS * (d + 1):TILE_BITS * (d + 2)] for d in range(4)]
+        near_occ = Cat(t.any() for t in near)
+        first = self._first
+
+        def fits(tile):
+            return Cat(~near_occ[d] | (tile[d] == near[d][opposite(d)]) for d in range(4)).all()
+
+        with m.State("GATHER"):
+            m.d.sync += count.eq(count + 1)
+            with m.If(count < 4):
+                m.d.sync += [self.ax.eq(cmd.x + dx[count + 1]), self.ay.eq(cmd.y + dy[count + 1])]
+            with m.If(count >= 1):
+                m.d.sync += gathered.eq(Cat(gathered[TILE_BITS:], self.read))
+            with m.If(count == 5):
+                m.d.sync += [self.ax.eq(cmd.x), self.ay.eq(cmd.y),
+                             self._parity.eq(cmd.x[0] ^ cmd.y[0])]
+                m.next = "CHOOSE"
+
+        with m.State("CHOOSE"):
+            with m.If((cmd.x >= W) | (cmd.y >= H)):
+                m.d.sync += flags.not_adjacent.eq(1)
+                self._finish(m)
+            with m.Elif(self.bbox.empty):
+                with m.If(cmd.symbol == Symbol.BACKSLASH):
+                    m.d.sync += flags.mismatch.eq(1)
+                    self._finish(m)
+                with m.Else():
+                    m.d.sync += placed.eq(first)
+                    m.next = "PUT"
+            with m.Elif(own.any()):
+                m.d.sync += flags.occupied.eq(1)
+                self._finish(m)
+            with m.Elif(~near_occ.any()):
+                m.d.sync += flags.not_adjacent.eq(1)
+                self._finish(m)
+            with m.Elif(fits(first)):
+                m.d.sync += placed.eq(first)
+                m.next = "PUT"
+            with m.Elif(fits(~first)):
+                m.d.sync += placed.eq(~first)
+                m.next = "PUT"
+            with m.Else():
+                m.d.sync += flags.mismatch.eq(1)
+                self._finish(m)
+
+        with m.State("PUT"):
+            m.d.comb += self._write_next.eq(1)
+            with m.If(self._trying):
+                m.next = "RESOLVE"
+            with m.Else():
+                self._wait_for_bbox(m)
+
+    # -- RESOLVE --------------------------------------------------------------------------------
+
+    def _resolve(self, m):
+        """Forced play: the cells of the placed square's neighbours' parity first, then the
+        parities alternate, one ring per clock, until the activity tree says nothing changed."""
+        ctl, ctl_next, count = self.ctl, self._ctl_next, self._count
+        with m.State("RESOLVE"):
+            m.d.comb += [ctl_next.resolve.eq(1),
+                         ctl_next.force.eq(Mux(self._parity, 0b01, 0b10))]
+            m.d.sync += [self.flags.illegal.eq(0), count.eq(0)]
+            m.next = "FORCE"
+
+        with m.State("FORCE"):
+            # The trees (registered leaves, registered root) answer for the state of two
+            # clocks before: the first answer is for the first clock of forced play.
+            m.d.comb += [ctl_next.resolve.eq(1),
+                         ctl_next.force.eq(Cat(ctl.force[1], ctl.force[0]))]
+            with m.If(count != 2):
+                m.d.sync += count.eq(count + 1)
+            with m.Else():
+                with m.If(self.answers.three):
+                    m.d.sync += self.flags.illegal.eq(1)
+                    self._finish(m)
+                with m.Elif(~self.answers.active):
+                    with m.If(self._trying):
+                        m.next = "DETECT"
+                    with m.Else():
+                        self._finish(m)
+
+    # -- DETECT and TRY_THREAT's passes ---------------------------------------------------------
+
+    def _detect(self, m):
+        """Passes 0, 1: loops of white, red; 2, 3: lines along x; 4, 5: lines along y (each
+        skipped in one clock when the tiles' span is too short for a line); 6, 7 (TRY_THREAT
+        only): threats of white, red. A pass seeds the flags (INIT), lets them flow until the
+        activity tree is quiet (PROPAGATE), and reads its tree into the flags (RESULT)."""
+        flags, count, colour, mode = self.flags, self._count, self._colour, self.mode
+        answers = self.answers
+        pass_no = Signal(range(9))
+        with m.State("DETECT"):
+            m.d.sync += [flags.loop_white.eq(0), flags.loop_red.eq(0),
+                         flags.line_white.eq(0), flags.line_red.eq(0), pass_no.eq(0)]
+            m.next = "PASS"
+
+        with m.State("PASS"):
+            m.d.sync += [colour.eq(pass_no[0]), count.eq(0), pass_no.eq(pass_no + 1)]
+            with m.Switch(pass_no):
+                with m.Case(0, 1):
+                    m.d.sync += mode.eq(Pass.LOOP)
+                    m.next = "INIT"
+                with m.Case(2, 3):
+                    m.d.sync += mode.eq(Pass.LINE_X)
+                    with m.If(self.span_x):
+                        m.next = "INIT"
+                with m.Case(4, 5):
+                    m.d.sync += mode.eq(Pass.LINE_Y)
+                    with m.If(self.span_y):
+                        m.next = "INIT"
+                with m.Case(6, 7):
+                    m.d.sync += mode.eq(Pass.THREAT)
+                    with m.If(self._threats):
+                        m.next = "INIT"
+                    with m.Else():
+                        self._finish(m)
+                with m.Default():
+                    self._finish(m)
+
+        with m.State("INIT"):
+            m.next = "PROPAGATE"
+
+        with m.State("PROPAGATE"):
+            # The flags start moving on the second clock here; the activity tree answers
+            # two clocks after each step.
+            m.d.comb += self._ctl_next.init.eq(0)
+            with m.If(count != 3):
+                m.d.sync += count.eq(count + 1)
+            with m.Elif(~answers.active):
+                m.d.sync += count.eq(0)
+                with m.If(mode == Pass.THREAT):
+                    m.next = "ENDS"
+                with m.Else():
+                    m.next = "RESULT"
+
+        with m.State("ENDS"):
+            # The ends register one clock after the flags settle, the threat leaves the
+            # next, the tree's root the one after.
+            m.d.comb += self._ctl_next.init.eq(0)
+            m.d.sync += count.eq(count + 1)
+            with m.If(count == 1):
+                m.next = "RESULT"
+
+        with m.State("RESULT"):
+            with m.If(mode == Pass.THREAT):
+                with m.If(colour):
+                    m.d.sync += flags.threat_red.eq(answers.threat)
+                with m.Else():
+                    m.d.sync += flags.threat_white.eq(answers.threat)
+            with m.Elif(mode == Pass.LOOP):
+                with m.If(colour):
+                    m.d.sync += flags.loop_red.eq(answers.closed)
+                with m.Else():
+                    m.d.sync += flags.loop_white.eq(answers.closed)
+            with m.Elif(colour):
+                m.d.sync += flags.line_red.eq(flags.line_red | answers.line)
+            with m.Else():
+                m.d.sync += flags.line_white.eq(flags.line_white | answers.line)
+            m.next = "PASS"
+
+
+class _SweepRegisters:
+    """Where a sweep is: its destination (x, y), its rectangle's first and last columns and
+    rows in the order visited, the step between destinations, the offset of each source from
+    its destination, and whether it writes zeros (CLEAR)."""
+
+    def __init__(self, width, height):
+        def registers(shape, *names):
+            return (Signal(shape, name=f"sweep_{name}") for name in names)
+
+        self.x, self.x_first, self.x_last = registers(range(-1, width + 1), "x", "first_x",
+                                                      "last_x")
+        self.y, self.y_first, self.y_last = registers(range(-1, height + 1), "y", "first_y",
+                                                      "last_y")
+        self.step_x, self.step_y, self.delta_x, self.delta_y = registers(
+            range(-1, 2), "step_x", "step_y", "delta_x", "delta_y")
+        self.zero = Signal(name="sweep_zero")
