@@ -109,7 +109,8 @@ def main(argv=None):
           f"finished depth: share of moves")
     for target in boards().values():
         seconds, trials, count, depths = board_profile(target, args.games)
-        shares = ", ".join(f"{d}: {n / sum(depths.values()):.0%}" for d, n in sorted(depths.items()))
+        shares = ", ".join(f"{d}: {n / sum(depths.values()):.0%}"
+                           for d, n in sorted(depths.items()))
         print(f"{target.name:<12} {target.variant:<8} {target.width}x{target.height:<3} "
               f"{target.depth:>5} {target.max_trials:>7} {count:>9} {trials:>12} "
               f"{target.clk_freq / 1e6:>9g} {seconds * 1e3:>8.1f}  {shares}", flush=True)
