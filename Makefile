@@ -26,9 +26,9 @@ PYTEST = $(PY) -m pytest -n auto --dist loadgroup $(1); status=$$?; \
 test: lint
 	$(call PYTEST,)
 
-# The pure-Python tier only: no Verilator model, no bitstream (about a minute).
+# The quick tier: pure Python, no Verilator model, no bitstream, no slow brute force.
 test-fast: $(STAMP)
-	$(call PYTEST,-m "not verilator and not nextpnr")
+	$(call PYTEST,-m "not verilator and not nextpnr and not slow")
 
 # Ruff's findings, the import contracts (pyproject's importlinter section: one-way layers, no
 # cycle in any package) and mypy's checks of the typed packages (rules, link, match).

@@ -13,7 +13,7 @@ towards a line, so that loops and lines of both colours actually occur.
 
 A mismatch raises with the game record that reproduces it (notation moves, via
 ``format_move``, with the shifts as comments) and the seed. Parameters come from the
-environment of the simulator process (set by ``tests/test_array.py``): ``ARRAY_WIDTH``,
+environment of the simulator process (set by ``tests/hw/test_array.py``): ``ARRAY_WIDTH``,
 ``ARRAY_HEIGHT``, ``ARRAY_LEVELS``, ``ARRAY_MOVES`` (how many moves to play in all),
 ``ARRAY_SEED``.
 """

@@ -7,7 +7,7 @@ engine. Beyond legality it checks that every answer is the move the search model
 translation between notation and array cells, its centring and its search are all checked at
 once.
 
-Parameters come from the simulator's environment (``tests/test_player.py``): ``PLAYER_WIDTH``,
+Parameters come from the simulator's environment (``tests/hw/test_player.py``): ``PLAYER_WIDTH``,
 ``PLAYER_HEIGHT``, ``PLAYER_DEPTH``, ``PLAYER_MAX_TRIALS``, ``PLAYER_VARIANT``,
 ``PLAYER_DIVISOR`` (clocks per bit), ``PLAYER_GAMES``, ``PLAYER_SEED``. Cycles per move are
 logged, and written as JSON to the file ``PLAYER_REPORT`` names, if it is set

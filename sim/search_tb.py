@@ -6,7 +6,7 @@ move, the testbench loads the tiles into the array, centred as the player centre
 the search and compares the chosen move, the win flag and the trial count with
 ``SearchModel.choose``; a mismatch raises with the game record that reproduces it.
 
-Parameters come from the simulator's environment (set by ``tests/test_search.py``):
+Parameters come from the simulator's environment (set by ``tests/hw/test_search.py``):
 ``SEARCH_WIDTH``, ``SEARCH_HEIGHT``, ``SEARCH_DEPTH``, ``SEARCH_MAX_TRIALS`` (0: none),
 ``SEARCH_VARIANT``, ``SEARCH_POSITIONS``, ``SEARCH_SEED``. The figures (cycles per search, per
 trial) are printed.

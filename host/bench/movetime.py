@@ -2,7 +2,7 @@
 deep its search gets within its trial limit.
 
 The search's cost is counted in *trials* (moves tried on the array), and the Python model of the
-search counts exactly the trials the gateware spends (``tests/test_search.py`` checks it), so
+search counts exactly the trials the gateware spends (``tests/hw/test_search.py`` checks it), so
 trial counts over many real positions come from the model at Python speed, with the board's
 array size, variant, depth and trial limit. A trial's cycles (place, forced play, loop and line
 passes) vary with the position, by about two to one: ``CYCLES_PER_TRIAL`` (in ``build.py``) is

@@ -14,8 +14,8 @@ pytestmark = pytest.mark.verilator
 # reach the array's edges, the trial limit when it cuts searches short, and every depth the boards
 # use.
 CASES = [
-    pytest.param(9, 9, 3, 3000, "standard", 80, id="standard-9x9-depth3-budget3000"),
-    pytest.param(10, 10, 2, 400, "8x8", 60, id="8x8-10x10-depth2-budget400"),
+    pytest.param(9, 9, 3, 3000, "standard", 80, id="standard-9x9-depth3-max3000"),
+    pytest.param(10, 10, 2, 400, "8x8", 60, id="8x8-10x10-depth2-max400"),
     pytest.param(9, 9, 1, 0, "loop", 40, id="loop-9x9-depth1-unbounded"),
 ]
 

@@ -110,7 +110,9 @@ def move_value(position, move, ply, depth):
         position.undo()
 
 
-@pytest.mark.parametrize("depth,positions", [(1, 24), (2, 10), (3, 6)])
+# Depth 3 takes a minute or more of brute force: the whole suite runs it, `make test-fast` not.
+@pytest.mark.parametrize("depth,positions", [(1, 24), (2, 10),
+                                             pytest.param(3, 6, marks=pytest.mark.slow)])
 def test_pruned_search_chooses_as_plain_minimax(depth, positions):
     for position in positions_from_play(positions, 11 + depth)[2::2]:
         choice = SearchModel(depth=depth).choose(position)
@@ -128,7 +130,7 @@ def test_pruned_search_chooses_as_plain_minimax(depth, positions):
         assert (choice.move, choice.value) == (chosen, best)
 
 
-def test_budget_bounds_the_trials():
+def test_max_trials_bounds_the_trials():
     for position in positions_from_play(20, 5)[2::3]:
         unlimited = SearchModel(depth=2).choose(position)
         for max_trials in (1, 50, 400):
