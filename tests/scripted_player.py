@@ -11,7 +11,11 @@ answer, where it misbehaves as told:
 - ``flood``: sends a long run of bytes without a line end;
 - ``crash``: the program exits with status 3 (a thread closes its end of the link);
 - ``hangup``: closes its output but stays alive;
-- ``crlf``: answers legally with CR LF and blank lines around the move (allowed).
+- ``crlf``: answers legally with CR LF and blank lines around the move (allowed);
+- ``once``: answers legally, and the program exits with status 0 right after (as engines that
+  play one game and leave);
+- ``stale``: never misbehaves, but keeps its position when a new game starts (as engines that
+  do not reset on ``-W``/``-B``).
 
 Run as a program (``python scripted_player.py BEHAVIOUR AT``) it plays on stdin/stdout; tests of
 pseudo-terminals and sockets run ``serve`` in a thread on the link's other end.
@@ -43,13 +47,15 @@ class ScriptedPlayer:
         self.behaviour, self.at, self.variant = behaviour, at, variant
         self.position = None
         self.answers = 0
+        self.done = False      # the program leaves after this answer
 
     def respond(self, line):
         """The bytes to send for ``line`` (None for nothing), or raise Crash or Hangup."""
         if line == "-T":
             return b"SP\n"
         if line in ("-W", "-B"):
-            self.position = Position(self.variant)
+            if self.position is None or self.behaviour != "stale":
+                self.position = Position(self.variant)
             if line == "-B":
                 return None
         else:
@@ -83,6 +89,8 @@ class ScriptedPlayer:
             raise Hangup
         elif kind == "crlf":
             return b"\r\n\n" + self._move().encode() + b"\r\n\r\n"
+        elif kind == "once":
+            self.done = True
         return self._move().encode() + b"\n"
 
 
@@ -98,6 +106,8 @@ def serve(player, read_line, write):
             answer = player.respond(line)
             if answer:
                 write(answer)
+            if player.done:
+                return
 
 
 def main(behaviour, at):

@@ -95,6 +95,10 @@ def _add_game_options(p):
                    help="send -T before each game and record the team codes")
     p.add_argument("--max-moves", type=_positive, metavar="N",
                    help="stop a game after N moves, unfinished (default: no limit)")
+    p.add_argument("--fresh-process", action="store_true",
+                   help="start every cmd: program afresh for each game, for engines that keep "
+                        "the last game's state (one that exits after a game is restarted "
+                        "anyway)")
     _add_bot_options(p)
 
 
@@ -121,7 +125,8 @@ def _seconds(text):
 def _options(args, index):
     """The PlayerOptions of the ``index``-th player: each bot gets its own seed."""
     seed = None if args.seed is None else args.seed + index
-    return PlayerOptions(args.variant, args.baud, seed, args.think, args.depth)
+    return PlayerOptions(args.variant, args.baud, seed, args.think, args.depth,
+                         args.fresh_process)
 
 
 def _record_paths(args):
@@ -186,6 +191,8 @@ def run_match(args):
             finally:
                 if writer is not None:
                     writer.close()
+            for colour, note in result.notes.items():
+                print(f"{COLOUR_NAMES[colour]}: {note}")
             for colour, code in result.teams.items():
                 print(f"{COLOUR_NAMES[colour]} team code: {code}")
             print(result.summary())

@@ -42,6 +42,8 @@ __all__ = ["MAX_LINE", "TransportError", "Disconnected", "NoAnswer", "LineTooLon
 MAX_LINE = 16
 # How long a TCP player may take to connect before it is treated as disconnected.
 ACCEPT_TIMEOUT = 60.0
+# How long a program that ended its game may take to exit before the next game starts.
+EXIT_GRACE = 0.05
 
 
 class TransportError(Exception):
@@ -139,6 +141,11 @@ class Transport:
     def connect(self) -> None:
         """Make sure the player is there before a game starts (a TCP player connects now)."""
 
+    def new_game(self) -> str | None:
+        """Called before each game: renew the link if its player cannot play another game on
+        it, and return a note saying what was done (None when nothing was)."""
+        return None
+
     def send_line(self, text: str) -> None:
         self._write(text.encode("ascii") + b"\n")
 
@@ -229,16 +236,42 @@ class CommandTransport(Transport):
     passed through. The program runs in its own session so that a terminal's Ctrl-C reaches the
     referee only, and closing ends it together with any processes it started."""
 
-    def __init__(self, command: str) -> None:
+    def __init__(self, command: str, fresh_each_game: bool = False) -> None:
         super().__init__(f"cmd:{command}")
-        argv = shlex.split(command)
-        if not argv:
+        self._argv = shlex.split(command)
+        if not self._argv:
             raise Disconnected("cmd: needs a program to run, as in 'cmd:PROGRAM ARGS'")
+        self._fresh_each_game = fresh_each_game
+        self._games = 0
+        self._start()
+
+    def _start(self) -> None:
         try:
-            self._process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                             bufsize=0, start_new_session=True)
+            self._process = subprocess.Popen(self._argv, stdin=subprocess.PIPE,
+                                             stdout=subprocess.PIPE, bufsize=0,
+                                             start_new_session=True)
         except OSError as err:
-            raise Disconnected(f"cannot run {argv[0]}: {err.strerror}") from None
+            raise Disconnected(f"cannot run {self._argv[0]}: {err.strerror}") from None
+
+    def new_game(self) -> str | None:
+        """Some engines play one game and exit (the competitions' clients often do): such a
+        program is started afresh for the next game, and so is every program when
+        ``fresh_each_game`` is set (for engines that keep the last game's state)."""
+        self._games += 1
+        if self._games == 1:
+            return None
+        try:    # an engine that has just sent its winning move may still be on its way out
+            status: int | None = self._process.wait(timeout=EXIT_GRACE)
+        except subprocess.TimeoutExpired:
+            status = None
+        if status is None and not self._fresh_each_game:
+            return None
+        self.close()
+        self._buffer.clear()
+        self._start()
+        if status is None:
+            return "started afresh for this game"
+        return f"the program had exited (status {status}); started afresh for this game"
 
     def _gone(self) -> Disconnected:
         try:

@@ -3,7 +3,8 @@
 A spec is one of:
 
 - a bot name (``random``, ``greedy``, ``alphabeta``): the bot plays in the referee's process;
-- ``cmd:PROGRAM ARGS``: a program over its stdin/stdout;
+- ``cmd:PROGRAM ARGS``: a program over its stdin/stdout, started again for the next game if it
+  exits after one (or for every game, with ``fresh_process``);
 - ``tcp:PORT`` (or ``tcp:HOST:PORT`` to listen on one address only): an engine connecting in;
 - ``sim``: the simulated hardware board, judged in simulated time (``sim:max_trials=0,width=20``
   changes its Player parameters);
@@ -47,6 +48,7 @@ class PlayerOptions:
     seed: int | None = None       # the seed of a bot player
     think: float | None = None    # alphabeta's thinking time per move, seconds
     depth: int | None = None      # alphabeta's fixed depth, for reproducible games
+    fresh_process: bool = False   # start a cmd: program afresh for every game
 
 
 #: Opens one kind of player: ``open(argument, options) -> Transport``.
@@ -63,7 +65,7 @@ def _open_bot(name: str) -> Opener:
 
 
 def _open_command(argument: str, options: PlayerOptions) -> Transport:
-    return CommandTransport(argument)
+    return CommandTransport(argument, options.fresh_process)
 
 
 def _open_tcp(argument: str, options: PlayerOptions) -> Transport:

@@ -40,6 +40,7 @@ class GameResult:
     reason: str = ""
     forfeit: str | None = None
     teams: dict[int, str] = field(default_factory=dict)    # colour -> team code, after -T
+    notes: dict[int, str] = field(default_factory=dict)    # colour -> how its link was renewed
 
     def summary(self) -> str:
         return Replay(self.position, self.winner, self.how, self.move_number,
@@ -64,8 +65,14 @@ def play_game(white: Transport, black: Transport, variant: str | Variant = "stan
     players = (white, black)
     position = Position(variant)
     teams: dict[int, str] = {}
+    notes: dict[int, str] = {}
     colour = WHITE
     try:
+        for colour in (WHITE, RED):
+            note = _new_game(players[colour])
+            if note is not None:
+                notes[colour] = note
+                _note(record, f"{COLOUR_NAMES[colour]}: {note}")
         if handshake:
             for colour in (WHITE, RED):
                 teams[colour] = _ask(players[colour], "-T", time_limit)[0]
@@ -83,17 +90,18 @@ def play_game(white: Transport, black: Transport, variant: str | Variant = "stan
                 on_move(position, colour, text, timing)
             if outcome is not None:
                 return GameResult(position, outcome.winner, outcome.how, outcome.move_number,
-                                  teams=teams)
+                                  teams=teams, notes=notes)
             colour, line = 1 - colour, text
         _note(record, f"stopped after {max_moves} moves")
-        return GameResult(position, None, "unfinished", len(position.moves), teams=teams)
+        return GameResult(position, None, "unfinished", len(position.moves), teams=teams,
+                          notes=notes)
     except _Forfeit as forfeit:
         if forfeit.text is not None:
             _note(record, f"{COLOUR_NAMES[colour]} answered {forfeit.text!r}")
         if record is not None:
             record.forfeit(colour, forfeit.reason)
         return GameResult(position, 1 - colour, "forfeit", len(position.moves) + 1,
-                          forfeit.reason, forfeit.kind, teams)
+                          forfeit.reason, forfeit.kind, teams, notes)
 
 
 def new_record(path: str | os.PathLike[str], white: str, black: str,
@@ -106,6 +114,15 @@ def new_record(path: str | os.PathLike[str], white: str, black: str,
 def _note(record: RecordWriter | None, text: str) -> None:
     if record is not None:
         record.comment(text)
+
+
+def _new_game(player: Transport) -> str | None:
+    """Let the player's link prepare for a new game (a program that exited is started again);
+    a link that cannot be renewed forfeits the game."""
+    try:
+        return player.new_game()
+    except Disconnected as err:
+        raise _Forfeit("disconnected", f"disconnected: {err}") from None
 
 
 def _send(player: Transport, line: str) -> None:

@@ -306,6 +306,49 @@ def test_disconnected_player_forfeits_every_later_game():
     finally:
         crashed.close()
     assert [(r.forfeit, r.winner) for r in results] == [("disconnected", RED)] * 2
+    # Before the second game the program that died is started again, and the result says so.
+    assert results[0].notes == {}
+    assert "exited (status 3)" in results[1].notes[WHITE]
+
+
+def test_a_program_that_leaves_after_its_game_is_started_afresh(tmp_path):
+    """An engine that plays its game and exits (as the competitions' clients often do) plays
+    every game of a match: the referee starts it again, notes it in the result and the record,
+    and the new process plays a whole game."""
+    once = scripted_program("once", 2)
+    good = open_player("greedy", PlayerOptions(seed=3))
+    try:
+        # Its second answer is move 3 of a game stopped there; then the program exits.
+        first = play_game(once, good, time_limit=ROOMY, max_moves=3)
+        result, replayed, text = referee_game(tmp_path, once, good, time_limit=ROOMY,
+                                              max_moves=3)
+    finally:
+        once.close()
+    assert (first.how, first.notes) == ("unfinished", {})
+    assert (result.how, result.move_number) == ("unfinished", 3)
+    assert result.notes[WHITE] == \
+        "the program had exited (status 0); started afresh for this game"
+    assert "# white: the program had exited (status 0)" in text
+    assert_record_matches(result, replayed)
+
+
+@pytest.mark.parametrize("fresh", [False, True])
+def test_a_fresh_process_for_every_game(fresh):
+    """An engine that keeps the last game's position after -W answers nonsense in the next
+    game, unless the match starts it afresh for every game (``fresh_process``)."""
+    spec = f"cmd:{shlex.quote(sys.executable)} {shlex.quote(str(SCRIPT))} stale 0"
+    stale = open_player(spec, PlayerOptions(fresh_process=fresh))
+    good = open_player("greedy", PlayerOptions(seed=2))
+    try:
+        results = [play_game(stale, good, time_limit=ROOMY, max_moves=4) for _ in range(2)]
+    finally:
+        stale.close()
+    assert results[0].how == "unfinished"
+    if fresh:
+        assert (results[1].how, results[1].notes) == \
+            ("unfinished", {WHITE: "started afresh for this game"})
+    else:
+        assert (results[1].forfeit, results[1].notes) == ("illegal", {})
 
 
 class SteppingClock:
