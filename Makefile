@@ -72,11 +72,11 @@ report: $(STAMP)
 match: $(STAMP)
 	$(VENV)/bin/fpgatrax match --white sim --black greedy
 
-# Strength of the hardware search (its Python model) against each bot, both colours, with the
-# issue's targets (a few minutes on two cores; `make bench-strength ARGS=--quick` a few
-# seconds).
+# Strength of the hardware search (its Python model, with the ULX3S-85F's settings) against
+# each bot, both colours, with the targets (a few minutes on two cores; ARGS=--quick: seconds),
+# or against any player: make bench-strength OPPONENT='cmd:path/to/engine --its-options'.
 bench-strength: $(STAMP)
-	$(PY) -m fpgatrax.host.bench.strength $(ARGS)
+	$(PY) -m fpgatrax.host.bench.strength $(if $(OPPONENT),--opponent '$(OPPONENT)') $(ARGS)
 
 .PHONY: bitstream bitstreams program board-report
 

@@ -18,7 +18,7 @@ LEDs show the player's status, and how it is programmed. Everything else is here
 
 The search's trial limit (trials per move) follows from the clock: as many trials as fit in
 :data:`MOVE_SECONDS` at :data:`CYCLES_PER_TRIAL`, the most cycles per trial measured, so no
-answer can come late (``boards/movetime.py`` measures both). Why no PLL: a faster clock would
+answer can come late (``host/bench/movetime.py`` measures both). Why no PLL: a faster clock would
 buy a deeper search at the cost of timing margin and one more part to go wrong; the oscillator
 is also the only clock the UART's baud divisor has to be exact for.
 
@@ -42,7 +42,7 @@ from amaranth.lib import io
 from fpgatrax.boards.toolchain import achieved_fmax, cell_counts, does_not_fit, tool
 from fpgatrax.host.rules.variant import VARIANT_NAMES
 from fpgatrax.hw.player import Player
-from fpgatrax.hw.search_model import DEFAULT_DEPTH
+from fpgatrax.hw.search_model import CYCLES_PER_TRIAL, DEFAULT_DEPTH
 
 __all__ = ["Programmer", "Board", "BoardTop", "BoardError", "BOARD_MODULES", "boards", "board",
            "build", "check_timing", "figures", "program", "STATUS"]
@@ -58,10 +58,6 @@ STATUS = ["thinking", "bad_input", "overflow", "game_over"]
 #: The nextpnr seed: fixed, so that a build and its figures are reproducible.
 SEED = 1
 
-#: The most cycles one trial of the search takes on average over a whole search, as measured on
-#: the gateware by ``python -m fpgatrax.host.bench.movetime --measure``, rounded up: for the current
-#: search (killer moves, the leaf's threat passes) the highest was 90.9 (median 74.9).
-CYCLES_PER_TRIAL = 115
 #: The time a board's search may take: half the protocol's second per move.
 MOVE_SECONDS = 0.5
 

@@ -59,13 +59,19 @@ from dataclasses import dataclass
 from fpgatrax.host.rules.position import DELTA, FITS, SYMBOL_TILES, key_of, tile_symbol, xy_of
 
 __all__ = ["SearchModel", "Choice", "SearchValues", "candidates_in_order", "window_of",
-           "makes_threat", "WIN", "MAX_COUNT", "THREAT_WEIGHT", "LEAF_LIMIT", "DEFAULT_DEPTH"]
+           "makes_threat", "WIN", "MAX_COUNT", "THREAT_WEIGHT", "LEAF_LIMIT", "DEFAULT_DEPTH",
+           "CYCLES_PER_TRIAL"]
 
 WIN = 32               # the value of a win at ply 0; |values| never reach WIN + 1
 MAX_COUNT = 15         # the leaf counts squares up to this
 THREAT_WEIGHT = 4      # an opponent's threat outweighs four squares that make a threat
 LEAF_LIMIT = 20        # |a leaf's value| at most: below any win (WIN - ply) the search can see
 DEFAULT_DEPTH = 3
+#: The most cycles one trial of the gateware search takes on average over a whole search, as
+#: measured by ``python -m fpgatrax.host.bench.movetime --measure``, rounded up: for the current
+#: search (killer moves, the leaf's threat passes) the highest was 90.9 (median 74.9). The
+#: boards' trial limits and the ``model`` player's time follow from it.
+CYCLES_PER_TRIAL = 115
 
 
 class SearchValues:

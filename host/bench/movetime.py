@@ -5,11 +5,11 @@ The search's cost is counted in *trials* (moves tried on the array), and the Pyt
 search counts exactly the trials the gateware spends (``tests/hw/test_search.py`` checks it), so
 trial counts over many real positions come from the model at Python speed, with the board's
 array size, variant, depth and trial limit. A trial's cycles (place, forced play, loop and line
-passes) vary with the position, by about two to one: ``CYCLES_PER_TRIAL`` (in ``build.py``) is
-the highest average cycles per trial of any one search, measured on the gateware in Verilator
-by ``--measure`` (minutes), so worst trials × it bounds the worst move from above. The trial limit
-is derived from it, so the bound is at most ``MOVE_SECONDS``; the table shows how often each
-depth finished within it.
+passes) vary with the position, by about two to one: ``CYCLES_PER_TRIAL`` (in
+``hw/search_model.py``) is the highest average cycles per trial of any one search, measured on
+the gateware in Verilator by ``--measure`` (minutes), so worst trials × it bounds the worst move
+from above. The trial limit is derived from it, so the bound is at most ``MOVE_SECONDS``; the
+table shows how often each depth finished within it.
 
 Positions: every position where the player is to move in games of the search model against the
 ``random`` and ``greedy`` bots (both colours), and in games of random play (which sprawl and so
@@ -23,10 +23,10 @@ import argparse
 import random
 from collections import Counter
 
-from fpgatrax.boards.build import CYCLES_PER_TRIAL, boards
+from fpgatrax.boards.build import boards
 from fpgatrax.host.bots import make_bot
 from fpgatrax.host.rules.position import Position
-from fpgatrax.hw.search_model import SearchModel
+from fpgatrax.hw.search_model import CYCLES_PER_TRIAL, SearchModel
 
 __all__ = ["worst_trials", "board_profile"]
 

@@ -4,7 +4,7 @@ seed, and both play through the engine's own ``play``/``undo`` (make and unmake 
 
 import random
 
-__all__ = ["RandomBot", "GreedyBot"]
+__all__ = ["RandomBot", "GreedyBot", "lets_opponent_win"]
 
 
 class RandomBot:
@@ -31,12 +31,12 @@ class GreedyBot(RandomBot):
             if outcome is not None and outcome.winner == me:
                 return move
         for move in moves:
-            if not _lets_opponent_win(position, move, me):
+            if not lets_opponent_win(position, move, me):
                 return move
         return moves[0]
 
 
-def _lets_opponent_win(position, move, me):
+def lets_opponent_win(position, move, me):
     """True if after ``move`` by ``me`` the game is lost, or the opponent has a winning reply."""
     outcome = position.play(move)
     try:

@@ -8,6 +8,7 @@ from pathlib import Path
 from fpgatrax.host.bots import BOTS, make_bot
 from fpgatrax.host.bots.session import BotSession, serve
 from fpgatrax.host.link.transport import TcpTransport
+from fpgatrax.host.match.model import ModelSession, parse_settings
 from fpgatrax.host.match.players import SPEC_HELP, PlayerOptions, open_player
 from fpgatrax.host.match.referee import new_record, play_game
 from fpgatrax.host.match.tournament import Progress, format_table, round_robin
@@ -66,8 +67,12 @@ def register(subparsers):
         "bot", help="run a software bot as a protocol player on stdin/stdout",
         description="Run a bot as a standalone player of the competition protocol on "
                     "stdin/stdout, so that any referee can play it, e.g. "
-                    "fpgatrax match --white 'cmd:fpgatrax bot greedy' --black random.")
-    p.add_argument("name", choices=list(BOTS), help="which bot")
+                    "fpgatrax match --white 'cmd:fpgatrax bot greedy' --black random. "
+                    "'model' (or model:board=NAME, model:depth=D,max_trials=N,...) is the "
+                    "hardware player's search at Python speed; it answers as soon as it has "
+                    "chosen, so a referee's clock times Python, not the board.")
+    p.add_argument("name", metavar="NAME",
+                   help=f"which bot: {', '.join(BOTS)} or model[:SETTINGS]")
     p.add_argument("--variant", choices=VARIANT_NAMES, default="standard")
     p.add_argument("--team", default="PY", help="the answer to -T (default PY)")
     _add_bot_options(p)
@@ -243,5 +248,13 @@ def run_show(args):
 
 
 def run_bot(args):
-    bot = make_bot(args.name, args.seed, args.think, args.depth)
-    serve(BotSession(bot, args.variant, args.team))
+    kind, _, settings = args.name.partition(":")
+    if kind == "model":
+        session = ModelSession(parse_settings(settings, seed=args.seed), args.variant)
+        session.team = args.team
+    elif args.name in BOTS:
+        session = BotSession(make_bot(args.name, args.seed, args.think, args.depth),
+                             args.variant, args.team)
+    else:
+        raise UserError(f"unknown bot {args.name!r}: give {', '.join(BOTS)} or model")
+    serve(session)

@@ -233,23 +233,26 @@ class SerialTransport(Transport):
 
 class CommandTransport(Transport):
     """A program run as a child process; its stdin and stdout are the link, its stderr is
-    passed through. The program runs in its own session so that a terminal's Ctrl-C reaches the
-    referee only, and closing ends it together with any processes it started."""
+    passed through (or discarded, ``quiet``). The program runs in its own session so that a
+    terminal's Ctrl-C reaches the referee only, and closing ends it together with any processes
+    it started."""
 
-    def __init__(self, command: str, fresh_each_game: bool = False) -> None:
+    def __init__(self, command: str, fresh_each_game: bool = False,
+                 quiet: bool = False) -> None:
         super().__init__(f"cmd:{command}")
         self._argv = shlex.split(command)
         if not self._argv:
             raise Disconnected("cmd: needs a program to run, as in 'cmd:PROGRAM ARGS'")
         self._fresh_each_game = fresh_each_game
+        self._stderr = subprocess.DEVNULL if quiet else None
         self._games = 0
         self._start()
 
     def _start(self) -> None:
         try:
             self._process = subprocess.Popen(self._argv, stdin=subprocess.PIPE,
-                                             stdout=subprocess.PIPE, bufsize=0,
-                                             start_new_session=True)
+                                             stdout=subprocess.PIPE, stderr=self._stderr,
+                                             bufsize=0, start_new_session=True)
         except OSError as err:
             raise Disconnected(f"cannot run {self._argv[0]}: {err.strerror}") from None
 

@@ -8,6 +8,8 @@ A spec is one of:
 - ``tcp:PORT`` (or ``tcp:HOST:PORT`` to listen on one address only): an engine connecting in;
 - ``sim``: the simulated hardware board, judged in simulated time (``sim:max_trials=0,width=20``
   changes its Player parameters);
+- ``model``: the board's search through its Python model, judged by the board's time
+  (``model:board=hx8k``, ``model:depth=2,max_trials=20000``; see ``model.py``);
 - anything else is a serial port: a device path or a pyserial URL (``socket://``,
   ``rfc2217://``, ``loop://``).
 
@@ -36,7 +38,8 @@ __all__ = ["PlayerOptions", "PLAYER_KINDS", "open_player", "SPEC_HELP"]
 
 SPEC_HELP = ("a bot (" + ", ".join(BOTS) + "), a serial port or URL (/dev/ttyUSB0, "
              "socket://HOST:PORT, rfc2217://HOST:PORT, loop://), sim (the simulated board; "
-             "sim:max_trials=N,... sets its parameters), "
+             "sim:max_trials=N,... sets its parameters), model (the board's search at Python "
+             "speed, judged by the board's time; model:board=NAME or model:depth=D,...), "
              "'cmd:PROGRAM ARGS' or tcp:PORT")
 
 
@@ -49,6 +52,7 @@ class PlayerOptions:
     think: float | None = None    # alphabeta's thinking time per move, seconds
     depth: int | None = None      # alphabeta's fixed depth, for reproducible games
     fresh_process: bool = False   # start a cmd: program afresh for every game
+    quiet: bool = False           # discard what a cmd: program writes on its stderr
 
 
 #: Opens one kind of player: ``open(argument, options) -> Transport``.
@@ -65,7 +69,7 @@ def _open_bot(name: str) -> Opener:
 
 
 def _open_command(argument: str, options: PlayerOptions) -> Transport:
-    return CommandTransport(argument, options.fresh_process)
+    return CommandTransport(argument, options.fresh_process, options.quiet)
 
 
 def _open_tcp(argument: str, options: PlayerOptions) -> Transport:
@@ -89,6 +93,11 @@ def _open_sim(argument: str, options: PlayerOptions) -> Transport:
     return board
 
 
+def _open_model(argument: str, options: PlayerOptions) -> Transport:
+    from fpgatrax.host.match.model import open_model
+    return open_model(argument, options.variant, options.seed)
+
+
 def _open_serial(spec: str, options: PlayerOptions) -> Transport:
     return SerialTransport(spec, options.baud)
 
@@ -98,6 +107,7 @@ PLAYER_KINDS: dict[str, Opener] = {
     "cmd": _open_command,
     "tcp": _open_tcp,
     "sim": _open_sim,
+    "model": _open_model,
 }
 
 

@@ -95,14 +95,14 @@ def test_a_page_that_cannot_take_the_block_is_left_untouched(tmp_path):
 def test_strength_benchmark_writes_its_table_into_the_page(tmp_path, capsys):
     path = tmp_path / "page.md"
     path.write_text(PAGE)
-    strength.main(["--games", "1", "--bots", "random", "--max-trials", "1", "--jobs", "1",
-                   "--write", str(path)])
+    strength.main(["--games", "1", "--opponent", "random", "--model", "max_trials=1",
+                   "--jobs", "1", "--write", str(path)])
     text = path.read_text()
     block = text.split(start_marker("strength"))[1].split(end_marker("strength"))[0]
     assert "Written by `python -m fpgatrax.host.bench.strength --games 1" in block
     assert "trial limit 1," in block
-    assert re.search(r"^\| random \| [01]/1 \| [01]/1 \| \d+ % \| ≥99 %: (not )?met \|$", block,
-                     re.MULTILINE)
+    assert re.search(r"^\| `random` \| [01]/1 \| [01]/1 \| \d+ % \| \d+–\d+ % \| "
+                     r"≥99 %: (not )?met \|$", block, re.MULTILINE)
     assert text.replace(block, "\nold strength\n") == PAGE
 
 
@@ -110,7 +110,8 @@ def test_strength_benchmark_checks_the_page_before_playing(tmp_path, capsys):
     path = tmp_path / "page.md"
     path.write_text("no markers\n")
     with pytest.raises(SystemExit) as exit:
-        strength.main(["--games", "1", "--bots", "random", "--jobs", "1", "--write", str(path)])
+        strength.main(["--games", "1", "--opponent", "random", "--jobs", "1",
+                       "--write", str(path)])
     assert exit.value.code == 1
     out, err = capsys.readouterr()
     assert out == "" and len(err.strip().splitlines()) == 1

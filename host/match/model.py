@@ -1,0 +1,224 @@
+"""The hardware player's search as a player at Python speed: the ``model`` player spec.
+
+The search's Python model (``hw/search_model.py``) chooses exactly the move the gateware chooses for
+the same position, depth, trial limit and array size, so a match against it is a match against the
+board, thousands of times faster than simulating the gateware. It is judged by the board's own time,
+not Python's: an answer takes its trials at the boards' worst cycles per trial (``CYCLES_PER_TRIAL``
+in ``hw/search_model.py``), at the board's clock, plus the serial line's bytes at the baud rate.
+When no legal move fits the array the board stops answering (its overflow), and so does the model.
+
+Specs (``PLAYER_KINDS["model"]`` in ``players.py``):
+
+- ``model``: the ULX3S-85F's settings (``DEFAULT_BOARD``);
+- ``model:board=hx8k``: another board's settings (``fpgatrax build --help`` lists the boards);
+- ``model:depth=2,max_trials=20000,width=12,height=12,clock=12e6``: settings given one by one,
+  over the board's (``board=`` may come first).
+
+``random_moves=K`` (default 0) makes the model's first K moves of each game random among the
+moves after which the opponent cannot win at once, drawn with ``seed=S``: two deterministic
+players would otherwise repeat one game forever.
+"""
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+
+from fpgatrax.host.bots.basic import lets_opponent_win
+from fpgatrax.host.bots.session import BotSession
+from fpgatrax.host.link.transport import FunctionTransport
+from fpgatrax.host.rules.errors import UserError
+from fpgatrax.host.rules.position import Move, Position
+from fpgatrax.hw.search_model import (
+    CYCLES_PER_TRIAL,
+    SearchModel,
+    candidates_in_order,
+    window_of,
+)
+
+__all__ = ["DEFAULT_BOARD", "ModelSettings", "ModelSession", "BoardTimeClock", "open_model"]
+
+#: The board whose settings ``model`` plays with: the largest array and the deepest search.
+DEFAULT_BOARD = "ulx3s-85f"
+# Bits on the serial line per byte: start, 8 data, stop.
+FRAME_BITS = 10
+
+
+@dataclass(frozen=True)
+class ModelSettings:
+    """The search's settings and the board's clock: what makes the model play as one board."""
+    depth: int
+    max_trials: int            # 0: no limit
+    width: int
+    height: int
+    clock: float               # Hz
+    baud: int = 19200
+    random_moves: int = 0
+    seed: int | None = None
+    board: str = "custom"
+
+    @classmethod
+    def of_board(cls, name: str) -> "ModelSettings":
+        """The settings of the board called ``name`` (its file in ``boards/``)."""
+        try:
+            from fpgatrax.boards.build import BoardError, board
+        except ModuleNotFoundError as missing:
+            raise UserError(f"model: the board definitions are not installed (no module "
+                            f"{missing.name!r}): pip install 'fpgatrax[boards]', or give "
+                            f"the settings, as in model:depth=3,max_trials=100000,width=16,"
+                            f"height=16,clock=25e6") from None
+        try:
+            target = board(name)
+        except BoardError as err:
+            raise UserError(f"model: {err}") from None
+        return cls(target.depth, target.max_trials, target.width, target.height,
+                   target.clk_freq, board=name)
+
+    @property
+    def seconds_per_trial(self) -> float:
+        return CYCLES_PER_TRIAL / self.clock
+
+    def describe(self) -> str:
+        trials = f"trial limit {self.max_trials:,}" if self.max_trials else "no trial limit"
+        return (f"{self.board}: depth {self.depth}, {trials}, {self.width}x{self.height} array, "
+                f"{self.clock / 1e6:g} MHz")
+
+
+_INTEGERS = ("depth", "max_trials", "width", "height", "baud", "random_moves", "seed")
+
+
+def parse_settings(argument: str, seed: int | None = None) -> ModelSettings:
+    """The settings a ``model:...`` spec's argument names (see the module docstring);
+    ``seed`` draws the random first moves unless the argument gives one."""
+    fields = {}
+    for item in filter(None, argument.split(",")):
+        name, equals, value = item.partition("=")
+        if not equals or not value:
+            raise UserError(f"model: give settings as NAME=VALUE, as in model:board=hx8k or "
+                            f"model:depth=2 (got {item!r})")
+        fields[name.strip()] = value.strip()
+    settings = ModelSettings.of_board(fields.pop("board", DEFAULT_BOARD))
+    unknown = sorted(set(fields) - {*_INTEGERS, "clock"})
+    if unknown:
+        raise UserError(f"model: unknown setting {unknown[0]!r}; the settings are board, "
+                        f"{', '.join(_INTEGERS)} and clock")
+    values: dict[str, int | float] = {}
+    for name, text in fields.items():
+        try:
+            values[name] = float(text) if name == "clock" else int(text)
+        except ValueError:
+            raise UserError(f"model: {name} must be a number, not {text!r}") from None
+        if values[name] < (0 if name in ("max_trials", "random_moves", "seed") else 1):
+            raise UserError(f"model: {name} {text} is out of range")
+    values.setdefault("seed", seed)  # type: ignore[arg-type]
+    return replace(settings, **values)  # type: ignore[arg-type]
+
+
+class BoardTimeClock:
+    """The model's time as the board's: advanced by each answer's trials and line bytes, read
+    by the referee (see ``WallClock`` in ``host/link/transport.py``)."""
+
+    simulated = True
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+
+    def now(self) -> float:
+        return self.seconds
+
+    def wall_timeout(self, limit: float) -> float:
+        return float("inf")      # Python's speed is not the board's: its answer always comes
+
+
+@dataclass
+class SearchStats:
+    """What the model's searches cost, move by move."""
+    trials: list[int] = field(default_factory=list)
+    depths: list[int] = field(default_factory=list)   # deepest finished iteration (0: win pass)
+    overflows: int = 0
+
+
+class _Overflow(Exception):
+    """No legal move inside the array: the board stops answering."""
+
+
+class _ModelBot:
+    """The search model as a bot: random first moves if asked, the search after them."""
+
+    def __init__(self, settings: ModelSettings, stats: SearchStats,
+                 spend: Callable[[int], None]) -> None:
+        window = (settings.width, settings.height)
+        self.model = SearchModel(settings.max_trials or None, window, settings.depth)
+        self.settings, self.stats, self.spend = settings, stats, spend
+        self.rng = random.Random(settings.seed)
+        self.opening: list[Move] = []        # moves played by both sides before the search
+
+    def choose(self, position: Position) -> Move:
+        ply = len(position.moves)
+        if ply < len(self.opening):
+            return self.opening[ply]
+        if ply // 2 < self.settings.random_moves:
+            move = self._random_move(position)
+            if move is not None:
+                self.spend(0)
+                return move
+        choice = self.model.choose(position)
+        if choice is None:
+            self.stats.overflows += 1
+            raise _Overflow()
+        self.stats.trials.append(choice.trials)
+        self.stats.depths.append(choice.depth)
+        self.spend(choice.trials)
+        chosen: Move = choice.move
+        return chosen
+
+    def _random_move(self, position: Position) -> Move | None:
+        """A random legal move inside the array after which the opponent cannot win at once
+        (None if there is none: the search then finds the best of the rest)."""
+        me = position.to_move
+        window = None
+        if position.tiles:
+            window = window_of(position, (self.settings.width, self.settings.height))
+        safe = []
+        for move in candidates_in_order(position, window):
+            if position.push(move):
+                position.undo()
+                if not lets_opponent_win(position, move, me):
+                    safe.append(move)
+        return self.rng.choice(safe) if safe else None
+
+
+class ModelSession(BotSession):
+    """The board's side of the protocol, played by the model; ``stats`` counts its searches."""
+
+    def __init__(self, settings: ModelSettings, variant: str = "standard",
+                 clock: BoardTimeClock | None = None) -> None:
+        self.settings, self.stats = settings, SearchStats()
+        self.clock = clock or BoardTimeClock()
+        super().__init__(_ModelBot(settings, self.stats, self._spend), variant, team="FT")
+        self._line_bytes = 0
+
+    def _spend(self, trials: int) -> None:
+        seconds_per_byte = FRAME_BITS / self.settings.baud
+        self.clock.seconds += (trials * self.settings.seconds_per_trial
+                               + self._line_bytes * seconds_per_byte)
+
+    def respond(self, line: str) -> str | None:
+        self._line_bytes = len(line) + 1
+        try:
+            answer: str | None = super().respond(line)
+        except _Overflow:
+            return None
+        if answer is not None:
+            self.clock.seconds += (len(answer) + 1) * FRAME_BITS / self.settings.baud
+        return answer
+
+
+def open_model(argument: str, variant: str = "standard",
+               seed: int | None = None) -> FunctionTransport:
+    """A transport to the model that ``model:ARGUMENT`` names, judged by its board's time;
+    ``seed`` draws its random first moves unless the argument gives one."""
+    settings = parse_settings(argument, seed)
+    session = ModelSession(settings, variant)
+    transport = FunctionTransport(f"model ({settings.describe()})", session.respond)
+    transport.clock = session.clock
+    return transport

@@ -1,0 +1,125 @@
+"""The ``model`` player: the board's search at Python speed, judged by the board's time."""
+
+import subprocess
+import sys
+from dataclasses import replace
+
+import pytest
+
+from fpgatrax.boards.build import board
+from fpgatrax.host.bots import make_bot
+from fpgatrax.host.bots.basic import lets_opponent_win
+from fpgatrax.host.bots.session import BotSession
+from fpgatrax.host.link.transport import FunctionTransport
+from fpgatrax.host.match.model import ModelSession, ModelSettings, open_model, parse_settings
+from fpgatrax.host.match.players import PlayerOptions, open_player
+from fpgatrax.host.match.referee import play_game
+from fpgatrax.host.rules.errors import UserError
+from fpgatrax.host.rules.notation import parse_move
+from fpgatrax.host.rules.position import RED, WHITE, Position
+from fpgatrax.hw.search_model import CYCLES_PER_TRIAL, SearchModel
+
+SMALL = ModelSettings(depth=2, max_trials=300, width=16, height=16, clock=12e6)
+
+
+def game(session, opponent="greedy", seed=1, colour=WHITE):
+    model = FunctionTransport("model", session.respond)
+    model.clock = session.clock
+    other = FunctionTransport(opponent, BotSession(make_bot(opponent, seed)).respond)
+    players = (model, other) if colour == WHITE else (other, model)
+    return play_game(*players, time_limit=1.0)
+
+
+def test_settings_of_a_board_and_over_it():
+    hx8k = board("hx8k")
+    settings = parse_settings("board=hx8k")
+    assert (settings.depth, settings.max_trials, settings.width, settings.height,
+            settings.clock) == (hx8k.depth, hx8k.max_trials, hx8k.width, hx8k.height,
+                                hx8k.clk_freq)
+    assert parse_settings("").board == "ulx3s-85f"
+    changed = parse_settings("board=hx8k,depth=1,width=30,clock=48e6,seed=4")
+    assert (changed.depth, changed.width, changed.height, changed.clock, changed.seed) == \
+        (1, 30, hx8k.height, 48e6, 4)
+
+
+@pytest.mark.parametrize("argument,message", [
+    ("speed=3", "unknown setting 'speed'"),
+    ("depth", "NAME=VALUE"),
+    ("depth=x", "depth must be a number"),
+    ("width=0", "out of range"),
+    ("board=zx81", "unknown board 'zx81'"),
+])
+def test_bad_settings_are_user_errors(argument, message):
+    with pytest.raises(UserError, match=message):
+        open_player(f"model:{argument}")
+
+
+def test_it_plays_the_search_models_moves_in_whole_legal_games():
+    session = ModelSession(SMALL)
+    for colour in (WHITE, RED):
+        searched = len(session.stats.trials)
+        result = game(session, "random", 3, colour)
+        assert result.how in ("loop", "line"), result.reason
+        # Every move of the model's is the search's own choice on that position.
+        replayed = Position()
+        for ply, move in enumerate(result.position.moves):
+            if ply % 2 == colour:
+                choice = SearchModel(SMALL.max_trials, (16, 16), SMALL.depth).choose(replayed)
+                assert choice.move == move
+            replayed.play(move)
+        assert len(session.stats.trials) > searched
+
+
+def test_an_answer_takes_the_boards_time():
+    session = ModelSession(SMALL)
+    answer = session.respond("-W")
+    trials = session.stats.trials[0]
+    line_bytes = len("-W\n") + len(answer) + 1
+    assert session.clock.now() == pytest.approx(
+        trials * CYCLES_PER_TRIAL / 12e6 + line_bytes * 10 / 19200)
+    # The referee reports it as simulated time.
+    result = game(ModelSession(SMALL), "greedy", 2)
+    assert result.how != "forfeit"
+
+
+def test_a_game_outgrowing_the_array_goes_unanswered():
+    session = ModelSession(replace(SMALL, width=1, height=1))
+    result = game(session, "random", 5)
+    assert (result.how, result.forfeit, result.winner) == ("forfeit", "late", RED)
+    assert session.stats.overflows == 1
+
+
+def first_moves(settings, seeds, plies=4):
+    """The model's moves in the first ``plies`` plies of a game against greedy, per seed."""
+    found = []
+    for seed in seeds:
+        result = game(ModelSession(replace(settings, seed=seed)), "greedy", 1)
+        found.append(tuple(result.position.moves[:plies]))
+    return found
+
+
+def test_random_first_moves_differ_by_seed_and_never_lose_at_once():
+    settings = replace(SMALL, random_moves=2)
+    openings = first_moves(settings, range(12))
+    assert len(set(openings)) > 6
+    assert len(set(first_moves(SMALL, range(4)))) == 1       # without them: one game
+    for opening in openings:
+        position = Position()
+        for ply, move in enumerate(opening):
+            if ply % 2 == WHITE:
+                assert not lets_opponent_win(position, move, WHITE)
+            position.play(move)
+
+
+def test_model_is_a_player_spec_and_a_bot_command():
+    transport = open_model("depth=1,max_trials=50", seed=1)
+    transport.send_line("-W")
+    assert transport.read_line(1) in ("@0+", "@0/")
+    transport = open_player("model:board=icebreaker", PlayerOptions(variant="8x8"))
+    assert "icebreaker" in transport.name
+    done = subprocess.run([sys.executable, "-m", "fpgatrax.host.cli.main", "bot",
+                           "model:depth=1,max_trials=50"], input="-B\n@0/\n",
+                          capture_output=True, text=True, timeout=60)
+    position = Position()
+    position.play(parse_move(position, "@0/"))
+    position.play(parse_move(position, done.stdout.strip()))     # a legal answer
