@@ -191,6 +191,8 @@ def test_full_game_over_pty_and_tcp(tmp_path, link):
 class BotOnLink:
     """A BotSession in the scripted players' ``respond -> bytes`` shape, to serve a link."""
 
+    done = False        # it never leaves by itself
+
     def __init__(self, bot):
         self.session = BotSession(bot)
 
