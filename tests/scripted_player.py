@@ -15,7 +15,9 @@ answer, where it misbehaves as told:
 - ``once``: answers legally, and the program exits with status 0 right after (as engines that
   play one game and leave);
 - ``stale``: never misbehaves, but keeps its position when a new game starts (as engines that
-  do not reset on ``-W``/``-B``).
+  do not reset on ``-W``/``-B``);
+- ``slowstart``: never misbehaves, but takes ``SLOW_START`` seconds to start reading (as
+  engines that allocate large tables first).
 
 Run as a program (``python scripted_player.py BEHAVIOUR AT``) it plays on stdin/stdout; tests of
 pseudo-terminals and sockets run ``serve`` in a thread on the link's other end.
@@ -29,6 +31,7 @@ from fpgatrax.host.rules.notation import format_move, parse_move
 from fpgatrax.host.rules.position import Position
 
 LATE_SECONDS = 2.0
+SLOW_START = 1.5
 GARBAGE = "hello!"
 ILLEGAL = "A1+"
 FLOOD = b"B" * 5000
@@ -116,6 +119,8 @@ def main(behaviour, at):
     def write(data):
         stdout.write(data)
         stdout.flush()
+    if behaviour == "slowstart":
+        time.sleep(SLOW_START)
     try:
         serve(ScriptedPlayer(behaviour, int(at)), stdin.readline, write)
     except Crash:

@@ -104,6 +104,10 @@ def _add_game_options(p):
                    help="start every cmd: program afresh for each game, for engines that keep "
                         "the last game's state (one that exits after a game is restarted "
                         "anyway)")
+    p.add_argument("--startup", type=_non_negative, default=2.0, metavar="S",
+                   help="seconds a cmd: program has, once started, before a game's first line "
+                        "goes to it, so that its start is not charged to its first answer "
+                        "(default 2)")
     _add_bot_options(p)
 
 
@@ -117,21 +121,26 @@ def _positive(text):
     return value
 
 
-def _seconds(text):
+def _seconds(text, at_least_zero=False):
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError("must be more than 0")
+    if not (value >= 0 if at_least_zero else value > 0):
+        raise argparse.ArgumentTypeError("must be at least 0" if at_least_zero
+                                         else "must be more than 0")
     return value
+
+
+def _non_negative(text):
+    return _seconds(text, at_least_zero=True)
 
 
 def _options(args, index):
     """The PlayerOptions of the ``index``-th player: each bot gets its own seed."""
     seed = None if args.seed is None else args.seed + index
     return PlayerOptions(args.variant, args.baud, seed, args.think, args.depth,
-                         args.fresh_process)
+                         args.fresh_process, startup=args.startup)
 
 
 def _record_paths(args):

@@ -43,7 +43,7 @@ MAX_LINE = 16
 # How long a TCP player may take to connect before it is treated as disconnected.
 ACCEPT_TIMEOUT = 60.0
 # How long a program that ended its game may take to exit before the next game starts.
-EXIT_GRACE = 0.05
+EXIT_GRACE = 0.5
 
 
 class TransportError(Exception):
@@ -237,14 +237,15 @@ class CommandTransport(Transport):
     terminal's Ctrl-C reaches the referee only, and closing ends it together with any processes
     it started."""
 
-    def __init__(self, command: str, fresh_each_game: bool = False,
-                 quiet: bool = False) -> None:
+    def __init__(self, command: str, fresh_each_game: bool = False, quiet: bool = False,
+                 startup: float = 0.0) -> None:
         super().__init__(f"cmd:{command}")
         self._argv = shlex.split(command)
         if not self._argv:
             raise Disconnected("cmd: needs a program to run, as in 'cmd:PROGRAM ARGS'")
         self._fresh_each_game = fresh_each_game
         self._stderr = subprocess.DEVNULL if quiet else None
+        self._startup = startup
         self._games = 0
         self._start()
 
@@ -255,14 +256,20 @@ class CommandTransport(Transport):
                                              bufsize=0, start_new_session=True)
         except OSError as err:
             raise Disconnected(f"cannot run {self._argv[0]}: {err.strerror}") from None
+        self._started = time.monotonic()
 
     def new_game(self) -> str | None:
         """Some engines play one game and exit (the competitions' clients often do): such a
         program is started afresh for the next game, and so is every program when
-        ``fresh_each_game`` is set (for engines that keep the last game's state)."""
+        ``fresh_each_game`` is set (for engines that keep the last game's state). A program
+        started less than ``startup`` seconds ago gets the rest of that time before the game's
+        first line: its start (loading, allocating its tables) is not its first answer's."""
         self._games += 1
-        if self._games == 1:
-            return None
+        note = self._renew() if self._games > 1 else None
+        time.sleep(max(0.0, self._started + self._startup - time.monotonic()))
+        return note
+
+    def _renew(self) -> str | None:
         try:    # an engine that has just sent its winning move may still be on its way out
             status: int | None = self._process.wait(timeout=EXIT_GRACE)
         except subprocess.TimeoutExpired:

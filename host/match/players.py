@@ -53,6 +53,7 @@ class PlayerOptions:
     depth: int | None = None      # alphabeta's fixed depth, for reproducible games
     fresh_process: bool = False   # start a cmd: program afresh for every game
     quiet: bool = False           # discard what a cmd: program writes on its stderr
+    startup: float = 2.0          # seconds a cmd: program has to start before its first game
 
 
 #: Opens one kind of player: ``open(argument, options) -> Transport``.
@@ -69,7 +70,7 @@ def _open_bot(name: str) -> Opener:
 
 
 def _open_command(argument: str, options: PlayerOptions) -> Transport:
-    return CommandTransport(argument, options.fresh_process, options.quiet)
+    return CommandTransport(argument, options.fresh_process, options.quiet, options.startup)
 
 
 def _open_tcp(argument: str, options: PlayerOptions) -> Transport:

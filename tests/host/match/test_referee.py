@@ -31,7 +31,7 @@ def scripted_program(behaviour, at):
     """A scripted player run as a child process, already answering (so that its start-up time
     is not charged to its first move)."""
     transport = open_player(f"cmd:{shlex.quote(sys.executable)} {shlex.quote(str(SCRIPT))} "
-                            f"{behaviour} {at}")
+                            f"{behaviour} {at}", PlayerOptions(startup=0))
     transport.send_line("-T")
     assert transport.read_line(60) == "SP"
     return transport
@@ -339,7 +339,7 @@ def test_a_fresh_process_for_every_game(fresh):
     """An engine that keeps the last game's position after -W answers nonsense in the next
     game, unless the match starts it afresh for every game (``fresh_process``)."""
     spec = f"cmd:{shlex.quote(sys.executable)} {shlex.quote(str(SCRIPT))} stale 0"
-    stale = open_player(spec, PlayerOptions(fresh_process=fresh))
+    stale = open_player(spec, PlayerOptions(fresh_process=fresh, startup=0))
     good = open_player("greedy", PlayerOptions(seed=2))
     try:
         results = [play_game(stale, good, time_limit=ROOMY, max_moves=4) for _ in range(2)]
@@ -351,6 +351,20 @@ def test_a_fresh_process_for_every_game(fresh):
             ("unfinished", {WHITE: "started afresh for this game"})
     else:
         assert (results[1].forfeit, results[1].notes) == ("illegal", {})
+
+
+@pytest.mark.parametrize("startup,forfeit", [(0, "late"), (4.0, None)])
+def test_a_program_is_given_time_to_start(startup, forfeit):
+    """A program that takes longer to start than a move may take is not charged for its start:
+    the game's first line waits until it has run ``startup`` seconds."""
+    spec = f"cmd:{shlex.quote(sys.executable)} {shlex.quote(str(SCRIPT))} slowstart 0"
+    slow = open_player(spec, PlayerOptions(startup=startup))
+    good = open_player("greedy", PlayerOptions(seed=2))
+    try:
+        result = play_game(slow, good, time_limit=1.0, max_moves=2)
+    finally:
+        slow.close()
+    assert result.forfeit == forfeit
 
 
 class SteppingClock:
