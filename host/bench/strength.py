@@ -160,7 +160,7 @@ def main(argv=None):
             raise UserError("--games and --jobs are at least 1, --random-moves at least 0, "
                             "--time more than 0")
         for spec in opponents:     # open each once: a bad spec fails now, not in a worker
-            open_player(spec, PlayerOptions(variant=args.variant)).close()
+            open_player(spec, PlayerOptions(variant=args.variant, quiet=True, startup=0)).close()
         if args.write:
             check_page(args.write, PAGE_BLOCK)      # before minutes of games, not after
     except UserError as err:
@@ -206,7 +206,7 @@ def main(argv=None):
     if args.write:
         command = " ".join(shlex.quote(word) for word in [*PROG.split(), *argv])
         text = (f"Written by `{command}` on {time.strftime('%Y-%m-%d')}, on a machine with "
-                f"{os.cpu_count()} CPUs; " + "; ".join(notes) + ".\n\n"
+                f"{os.cpu_count()} CPUs:\n\n" + "".join(f"- {note}.\n" for note in notes) + "\n"
                 + markdown_strength(tallies))
         try:
             write_generated(args.write, PAGE_BLOCK, text)
