@@ -30,8 +30,13 @@ def fpgatrax_without_extras(*args):
                           text=True, timeout=120)
 
 
-def test_a_match_between_bots_needs_no_extra():
-    done = fpgatrax_without_extras("match", "--white", "greedy", "--black", "random",
+@pytest.mark.parametrize("white", [
+    "greedy",
+    # The search model is pure Python: with every setting given it needs no board definitions.
+    "model:depth=1,max_trials=50,width=12,height=12,clock=12e6",
+])
+def test_a_match_needs_no_extra(white):
+    done = fpgatrax_without_extras("match", "--white", white, "--black", "random",
                                    "--seed", "3", "--quiet")
     assert done.returncode == 0, done.stderr
     assert "wins" in done.stdout or "draw" in done.stdout
@@ -40,6 +45,7 @@ def test_a_match_between_bots_needs_no_extra():
 @pytest.mark.parametrize("args,extra", [
     (["build", "--table"], "fpgatrax[boards]"),
     (["match", "--white", "sim", "--black", "random"], "fpgatrax[sim]"),
+    (["match", "--white", "model", "--black", "random"], "fpgatrax[boards]"),
 ])
 def test_a_missing_extra_is_one_line_naming_it(args, extra):
     done = fpgatrax_without_extras(*args)

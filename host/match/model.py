@@ -84,6 +84,8 @@ class ModelSettings:
 
 
 _INTEGERS = ("depth", "max_trials", "width", "height", "baud", "random_moves", "seed")
+# What a board decides; given all of them, no board is needed.
+_BOARD_FIELDS = {"depth", "max_trials", "width", "height", "clock"}
 
 
 def parse_settings(argument: str, seed: int | None = None) -> ModelSettings:
@@ -96,7 +98,7 @@ def parse_settings(argument: str, seed: int | None = None) -> ModelSettings:
             raise UserError(f"model: give settings as NAME=VALUE, as in model:board=hx8k or "
                             f"model:depth=2 (got {item!r})")
         fields[name.strip()] = value.strip()
-    settings = ModelSettings.of_board(fields.pop("board", DEFAULT_BOARD))
+    board = fields.pop("board", None)
     unknown = sorted(set(fields) - {*_INTEGERS, "clock"})
     if unknown:
         raise UserError(f"model: unknown setting {unknown[0]!r}; the settings are board, "
@@ -110,6 +112,12 @@ def parse_settings(argument: str, seed: int | None = None) -> ModelSettings:
         if values[name] < (0 if name in ("max_trials", "random_moves", "seed") else 1):
             raise UserError(f"model: {name} {text} is out of range")
     values.setdefault("seed", seed)  # type: ignore[arg-type]
+    if board is None and _BOARD_FIELDS <= set(values):     # a board of one's own: no defaults
+        return ModelSettings(**values)  # type: ignore[arg-type]
+    settings = ModelSettings.of_board(board or DEFAULT_BOARD)
+    changed = sorted(set(values) & _BOARD_FIELDS)
+    if changed:
+        values["board"] = f"{settings.board} with {', '.join(changed)} changed"  # type: ignore
     return replace(settings, **values)  # type: ignore[arg-type]
 
 

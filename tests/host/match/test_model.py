@@ -40,6 +40,9 @@ def test_settings_of_a_board_and_over_it():
     changed = parse_settings("board=hx8k,depth=1,width=30,clock=48e6,seed=4")
     assert (changed.depth, changed.width, changed.height, changed.clock, changed.seed) == \
         (1, 30, hx8k.height, 48e6, 4)
+    assert changed.describe().startswith("hx8k with clock, depth, width changed:")
+    own = parse_settings("depth=2,max_trials=9,width=5,height=6,clock=1e6")
+    assert own == ModelSettings(2, 9, 5, 6, 1e6)
 
 
 @pytest.mark.parametrize("argument,message", [
