@@ -259,8 +259,8 @@ def run_show(args):
 def run_bot(args):
     kind, _, settings = args.name.partition(":")
     if kind == "model":
-        session = ModelSession(parse_settings(settings, seed=args.seed), args.variant)
-        session.team = args.team
+        session = ModelSession(parse_settings(settings, seed=args.seed), args.variant,
+                               team=args.team)
     elif args.name in BOTS:
         session = BotSession(make_bot(args.name, args.seed, args.think, args.depth),
                              args.variant, args.team)

@@ -158,13 +158,9 @@ class _ModelBot:
         self.model = SearchModel(settings.max_trials or None, window, settings.depth)
         self.settings, self.stats, self.spend = settings, stats, spend
         self.rng = random.Random(settings.seed)
-        self.opening: list[Move] = []        # moves played by both sides before the search
 
     def choose(self, position: Position) -> Move:
-        ply = len(position.moves)
-        if ply < len(self.opening):
-            return self.opening[ply]
-        if ply // 2 < self.settings.random_moves:
+        if len(position.moves) // 2 < self.settings.random_moves:
             move = self._random_move(position)
             if move is not None:
                 self.spend(0)
@@ -199,10 +195,10 @@ class ModelSession(BotSession):
     """The board's side of the protocol, played by the model; ``stats`` counts its searches."""
 
     def __init__(self, settings: ModelSettings, variant: str = "standard",
-                 clock: BoardTimeClock | None = None) -> None:
+                 clock: BoardTimeClock | None = None, team: str = "FT") -> None:
         self.settings, self.stats = settings, SearchStats()
         self.clock = clock or BoardTimeClock()
-        super().__init__(_ModelBot(settings, self.stats, self._spend), variant, team="FT")
+        super().__init__(_ModelBot(settings, self.stats, self._spend), variant, team)
         self._line_bytes = 0
 
     def _spend(self, trials: int) -> None:

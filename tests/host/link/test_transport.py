@@ -210,6 +210,11 @@ def test_function_transport_answers_and_crashes():
     ("random:3", "takes no argument"),
     ("/dev/nonexistent-port", "nonexistent-port"),
     ("cmd:", "needs a program"),
+    ("model:speed=3", "unknown setting 'speed'"),
+    ("model:depth", "NAME=VALUE"),
+    ("model:depth=x", "depth must be a number"),
+    ("model:width=0", "out of range"),
+    ("model:board=zx81", "unknown board 'zx81'"),
 ])
 def test_bad_player_specs_are_user_errors(spec, message):
     with pytest.raises(UserError, match=message):
