@@ -42,7 +42,7 @@ from amaranth.lib import io
 from fpgatrax.boards.toolchain import achieved_fmax, cell_counts, does_not_fit, tool
 from fpgatrax.host.rules.variant import VARIANT_NAMES
 from fpgatrax.hw.player import Player
-from fpgatrax.hw.search_model import CYCLES_PER_TRIAL, DEFAULT_DEPTH
+from fpgatrax.hw.search_model import CYCLES_PER_TRIAL, DEFAULT_DEPTH, DEFAULT_EXTENSION
 
 __all__ = ["Programmer", "Board", "BoardTop", "BoardError", "BOARD_MODULES", "boards", "board",
            "build", "check_timing", "figures", "program", "STATUS"]
@@ -102,6 +102,7 @@ class Board:
     variant: str
     programmer: Programmer
     depth: int = DEFAULT_DEPTH
+    extension: int = DEFAULT_EXTENSION
     leds: tuple = ()
     resources: tuple = ()
 
@@ -147,7 +148,8 @@ class BoardTop(Elaboratable):
     def __init__(self, board):
         self.board = board
         self.player = Player(width=board.width, height=board.height, clk_freq=board.clk_freq,
-                             depth=board.depth, max_trials=board.max_trials, variant=board.variant)
+                             depth=board.depth, extension=board.extension,
+                             max_trials=board.max_trials, variant=board.variant)
 
     def elaborate(self, platform):
         m = Module()

@@ -110,7 +110,7 @@ class TileArray(wiring.Component):
         wiring.connect(m, wiring.flipped(port.cmd), control.cmd)
         m.d.comb += [port.done.eq(control.done), port.cycles.eq(control.cycles),
                      port.flags.eq(control.flags), port.rdata.eq(control.rdata),
-                     control.bbox.eq(port.bbox)]
+                     port.attacks.eq(control.attacks), control.bbox.eq(port.bbox)]
 
         x_sel, y_sel = self._addressing(m, cells, control)
         col_occ, row_occ = self._occupancy(m, cells, control)
@@ -233,8 +233,25 @@ class TileArray(wiring.Component):
                         m.d.comb += port.flag.eq(seed_col[nx + 1] | seed_row[ny + 1])
 
     def _answers(self, m, cells, control):
-        """The registered OR trees over the cells' (registered) answers."""
+        """The registered OR trees over the cells' (registered) answers, and where the cells
+        reporting a threat are. Those are the two ends of one track, so they are adjacent: the
+        first column and row holding one are the upper or left square's, and the other square
+        is east of it if two columns hold one."""
+        W, H = self.width, self.height
         flat = [cell for row in cells for cell in row]
         for name in ("active", "three", "line", "closed", "threat"):
             m.d.sync += getattr(control.answers, name).eq(
                 Cat(getattr(cell, name) for cell in flat).any())
+        threat_cols, threat_rows = Signal(W), Signal(H)
+        m.d.sync += [
+            threat_cols.eq(Cat(Cat(cells[y][x].threat for y in range(H)).any() for x in range(W))),
+            threat_rows.eq(Cat(Cat(cells[y][x].threat for x in range(W)).any() for y in range(H))),
+        ]
+        at = control.attack_at
+        for i in reversed(range(W)):
+            with m.If(threat_cols[i]):
+                m.d.comb += at.x.eq(i)
+        for i in reversed(range(H)):
+            with m.If(threat_rows[i]):
+                m.d.comb += at.y.eq(i)
+        m.d.comb += at.east.eq((threat_cols & (threat_cols - 1)).any())

@@ -24,7 +24,13 @@ from amaranth.hdl import Array, Cat, Const, Module, Mux, Signal
 from amaranth.lib import data, enum, stream, wiring
 from amaranth.lib.wiring import In, Out
 
-from fpgatrax.hw.array_port import Flags, Op, bounding_box_layout, command_layout
+from fpgatrax.hw.array_port import (
+    Flags,
+    Op,
+    attack_layout,
+    bounding_box_layout,
+    command_layout,
+)
 from fpgatrax.hw.cell import control_layout
 from fpgatrax.hw.tiles import TILE_BITS, Direction, Symbol, first_colouring, opposite
 
@@ -64,6 +70,10 @@ class ArrayControl(wiring.Component):
         before.
     answers : In(Answers)
         The OR trees, two clocks behind the cells (registered leaves and root).
+    attack_at : In(attack_layout(width, height))
+        Where the cells that report a threat are, as timely as ``answers``.
+    attacks : Out
+        The array's ``attacks`` result: ``attack_at`` as each colour's threat pass ended.
     ctl : Out(control_layout(levels))
         The registered broadcast to every cell.
     write : Out(1)
@@ -87,6 +97,8 @@ class ArrayControl(wiring.Component):
             "span_y": In(1),
             "read": In(TILE_BITS),
             "answers": In(Answers),
+            "attack_at": In(attack_layout(width, height)),
+            "attacks": Out(data.ArrayLayout(attack_layout(width, height), 2)),
             "ctl": Out(control_layout(levels)),
             "write": Out(1),
             "ax": Out(range(-1, width + 1)),
@@ -430,6 +442,7 @@ class ArrayControl(wiring.Component):
 
         with m.State("RESULT"):
             with m.If(mode == Pass.THREAT):
+                m.d.sync += self.attacks[colour].eq(self.attack_at)
                 with m.If(colour):
                     m.d.sync += flags.threat_red.eq(answers.threat)
                 with m.Else():

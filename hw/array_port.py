@@ -38,7 +38,8 @@ DETECT     loops and lines of both colours (needs a resolved position)          
 TRY        PLACE, then RESOLVE if placed, then DETECT if legal                       about the sum
 TRY_THREAT TRY, then (if legal) whether the placed tile's white and red tracks each     TRY + passes
            end in two adjacent squares of the array (*threat_white*, *threat_red*):
-           the move left a loop one tile from closing
+           the move left a loop one tile from closing (an *attack*), and where
+           (``attacks``)
 DISCARD    empty every cell whose level is ``level`` or more (0 acts as 1)          4
 COMMIT     every tile becomes level 0                                               sweep
 SHIFT      move the contents one cell towards ``dir``; what leaves the array is     sweep
@@ -55,7 +56,9 @@ first clears the flags it can report (TRY, TRY_THREAT and PLACE clear all of the
 left and right edges, or top and bottom, of the tiles in play with a span of at least 8),
 anywhere on the board: the search combines them with the rule "if both, the mover wins".
 TRY_THREAT's two flags are what the search's leaf evaluation counts; ends outside the array are
-not seen, so a threat there is not reported.
+not seen, so a threat there is not reported. ``attacks[c]`` (0 white, 1 red) says where colour
+``c``'s two squares are, valid while its flag is set (:func:`attack_layout`): the search's
+evasion nodes try only those squares.
 
 ``bbox`` is the bounding box of the tiles of every level (``empty`` when there are none), in
 cell coordinates, and ``border`` is true when a tile touches the array's edge (the game is about
@@ -68,8 +71,8 @@ from amaranth.lib.wiring import In, Out
 
 from fpgatrax.hw.tiles import TILE_BITS, Direction, Symbol
 
-__all__ = ["Op", "Flags", "command_layout", "bounding_box_layout", "ArrayPort", "ArrayMux",
-           "command_states"]
+__all__ = ["Op", "Flags", "command_layout", "bounding_box_layout", "attack_layout", "ArrayPort",
+           "ArrayMux", "command_states"]
 
 
 class Op(enum.Enum, shape=4):
@@ -119,6 +122,12 @@ def bounding_box_layout(width, height):
     })
 
 
+def attack_layout(width, height):
+    """The two squares of an attack, which are adjacent: (``x``, ``y``) is the upper or left
+    one, and the other is east of it if ``east``, else south of it."""
+    return data.StructLayout({"x": _coord_bits(width), "y": _coord_bits(height), "east": 1})
+
+
 class ArrayPort(wiring.Signature):
     """The command port of a ``width`` × ``height`` array with ``levels`` trial levels, from
     the controller's side: the ``cmd`` stream out, the results in (see the module docstring).
@@ -132,10 +141,11 @@ class ArrayPort(wiring.Signature):
     rdata : In(TILE_BITS)
     bbox : In(bounding_box_layout(width, height))
     border : In(1)
+    attacks : In(data.ArrayLayout(attack_layout(width, height), 2))
     """
 
     #: The members that carry results, from the array to its controllers.
-    RESULTS = ("done", "cycles", "flags", "rdata", "bbox", "border")
+    RESULTS = ("done", "cycles", "flags", "rdata", "bbox", "border", "attacks")
 
     def __init__(self, width, height, levels=2):
         self.width, self.height, self.levels = width, height, levels
@@ -147,6 +157,7 @@ class ArrayPort(wiring.Signature):
             "rdata": In(TILE_BITS),
             "bbox": In(bounding_box_layout(width, height)),
             "border": In(1),
+            "attacks": In(data.ArrayLayout(attack_layout(width, height), 2)),
         })
 
     def __eq__(self, other):

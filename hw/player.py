@@ -44,7 +44,7 @@ from fpgatrax.hw.array import TileArray
 from fpgatrax.hw.array_port import ArrayMux, ArrayPort, Op, command_states
 from fpgatrax.hw.protocol import Colour, Protocol
 from fpgatrax.hw.search import MoveSearch, square_layout
-from fpgatrax.hw.search_model import DEFAULT_DEPTH
+from fpgatrax.hw.search_model import DEFAULT_DEPTH, DEFAULT_EXTENSION
 from fpgatrax.hw.tiles import Direction
 from fpgatrax.hw.uart import UARTReceiver, UARTTransmitter
 
@@ -70,9 +70,9 @@ class Player(wiring.Component):
         The clock, in Hz (for the UART's baud divisor).
     baud : int
         The link's rate (19200 for the competition's referees).
-    depth : int
-        The search's plies of negamax (``MoveSearch``); the array gets ``depth + 1`` trial
-        levels.
+    depth, extension : int
+        The search's plies of negamax and of extension after attacks (``MoveSearch``); the
+        array gets ``depth + 1 + extension`` trial levels.
     max_trials : int
         The search's trials at most (``MoveSearch``; 0: no limit).
     variant : str
@@ -100,8 +100,8 @@ class Player(wiring.Component):
         the transmitter, for the last answer.
     """
 
-    def __init__(self, *, width, height, clk_freq, baud=19200, depth=DEFAULT_DEPTH, max_trials=0,
-                 variant="standard", team="FT"):
+    def __init__(self, *, width, height, clk_freq, baud=19200, depth=DEFAULT_DEPTH,
+                 extension=DEFAULT_EXTENSION, max_trials=0, variant="standard", team="FT"):
         variant = variant_named(variant)
         limit = variant.span_limit
         if limit is not None and (width < limit or height < limit):
@@ -114,8 +114,8 @@ class Player(wiring.Component):
         self._tx = UARTTransmitter(clk_freq=clk_freq, baud=baud)
         self._protocol = Protocol(team=team, col_bits=(width + 1).bit_length(),
                                   row_bits=(height + 1).bit_length())
-        self._search = MoveSearch(width, height, depth=depth, max_trials=max_trials,
-                                  variant=variant)
+        self._search = MoveSearch(width, height, depth=depth, extension=extension,
+                                  max_trials=max_trials, variant=variant)
         self._array = TileArray(width, height, self._search.levels)
         super().__init__({
             "rx": In(1, init=1),

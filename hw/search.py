@@ -11,29 +11,35 @@ short:
   its horizon by a **leaf scan** one level deeper, with TRY_THREAT: a win for the side to move
   there, or a value from three counts of squares (the opponent's threats, and the moves that
   leave a loop threat of either colour);
+- every negamax trial reports whether the move made an *attack* (a track one tile from a
+  loop) and on which two squares: a node under a fresh attack (from ply 3 on) is an *evasion
+  node*, which tries only those squares and those of its own side's last attack; a move at the
+  horizon that makes an attack is searched ``extension`` plies deeper;
 - each ply tries one move first: at the root the last iteration's choice, deeper down the
   ply's *killer* (the last move that cut a node off there, or won a leaf); when the trial limit
   runs out, the unfinished iteration's best move so far is played, if it has one.
 
-Every candidate is one TRY command of the array (place, forced play, loop and line detection;
-TRY_THREAT at a leaf, which adds the threat passes), and every one that places a tile counts as
-one *trial*, the unit the model counts too; a trial limit stops the search at a trial count.
-Squares are only ever tried inside the array, so the player centres the tiles before each search
-(see ``window_of`` in the model) and the model skips the same squares. The search drives the
-array through its ``array`` port while ``busy``; the player shares the array between it and its
-own control (:class:`~.array_port.ArrayMux`).
+Every candidate is one command of the array (TRY in the win pass; TRY_THREAT in the negamax: place,
+forced play, loop and line detection, then the threat passes), and every one that places a tile
+counts as one *trial*, the unit the model counts too; a trial limit stops the search at a trial
+count. Squares are only ever tried inside the array, so the player centres the tiles before each
+search (see ``window_of`` in the model) and the model skips the same squares. The search drives the
+array through its ``array`` port while ``busy``; the player shares the array between it and its own
+control (:class:`~.array_port.ArrayMux`).
 
 How the FSM is built
 --------------------
 :meth:`MoveSearch.elaborate` makes the registers and adds the FSM; each piece of the algorithm is
 a method that adds its statements:
 
-- **Candidate enumeration** (``_ring_start``, ``_next_square``, ``_next_symbol``): the ring of
-  squares a ply scans needs no storage. Whenever the scan moves on, the array holds just the
+- **Candidate enumeration** (``_ring_start``, ``_go_to_slot``, ``_next_square``,
+  ``_next_symbol``): the ring of squares a ply scans needs no storage (an evasion node steps
+  through its four squares instead). Whenever the scan moves on, the array holds just the
   ply's position (the move tried last placed nothing, or has been discarded), so the ring
   follows from the array's bounding box: one square wider on every side, within the array.
 - **Frame stack** (``_new_frame``, ``_push``, ``_pop``): one *frame* per ply, the square and
-  symbol being tried, the ply's alpha, beta and best value, and where it is in its move order.
+  symbol being tried, the ply's alpha, beta and best value, where it is in its move order,
+  whether it is a leaf scan or an evasion node, and the attack the move before it made.
   Going one ply deeper pushes the frame; coming back pops it and discards the trial level of the
   move just valued, which removes every deeper level with it. Values are small signed numbers
   (a win at ply *k* is worth ``WIN - k``; their shape comes from
@@ -52,8 +58,8 @@ from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
 from fpgatrax.host.rules.variant import variant_named
-from fpgatrax.hw.array_port import ArrayPort, Op, command_states
-from fpgatrax.hw.search_model import DEFAULT_DEPTH, SearchValues
+from fpgatrax.hw.array_port import ArrayPort, Op, attack_layout, command_states
+from fpgatrax.hw.search_model import DEFAULT_DEPTH, DEFAULT_EXTENSION, SearchValues
 from fpgatrax.hw.tiles import Symbol
 
 __all__ = ["MoveSearch", "square_layout", "frame_layout", "TRIAL_BITS"]
@@ -71,12 +77,15 @@ def square_layout(width, height):
 def frame_layout(width, height, values):
     """What one ply of the search keeps while a deeper ply runs: ``first`` while it tries its
     first move (the root's last choice, or the ply's killer), ``tried_first`` once that move
-    has been placed (so the raster scan does not value it again). ``values`` is the search's
-    :class:`~.search_model.SearchValues`."""
+    has been placed (so the raster scan does not value it again), whether it is a ``leaf``
+    scan, the attack the move before it made (``attacked``, with ``attack`` where: an
+    ``evade`` node tries only the squares of that attack and of its parent's, ``slot`` 0 to 3
+    says which). ``values`` is the search's :class:`~.search_model.SearchValues`."""
     return data.StructLayout({
         "move": square_layout(width, height),
         "alpha": values.value, "beta": values.value, "best": values.value,
-        "first": 1, "tried_first": 1,
+        "first": 1, "tried_first": 1, "leaf": 1,
+        "attacked": 1, "attack": attack_layout(width, height), "evade": 1, "slot": 2,
     })
 
 
@@ -88,7 +97,10 @@ class MoveSearch(wiring.Component):
     width, height : int
         The array's size (the search's coordinates and ring clamping follow it).
     depth : int
-        Plies of negamax; the array needs ``depth + 1`` trial levels (``self.levels``).
+        Plies of negamax.
+    extension : int
+        Plies that a move making an attack at or beyond the horizon may extend the search by;
+        the array needs ``depth + 1 + extension`` trial levels (``self.levels``).
     max_trials : int
         The most trials a search makes (0: no limit), which bounds its time.
     variant : str
@@ -113,18 +125,20 @@ class MoveSearch(wiring.Component):
         The chosen move wins (taken by the win pass).
     trials : Out(TRIAL_BITS)
         Tiles placed by TRY commands during this search.
-    array : Out(ArrayPort(width, height, depth + 1))
+    array : Out(ArrayPort(width, height, depth + 1 + extension))
         The array's command port, which the search drives while ``busy``.
     """
 
-    def __init__(self, width, height, *, depth=DEFAULT_DEPTH, max_trials=0, variant="standard"):
+    def __init__(self, width, height, *, depth=DEFAULT_DEPTH, extension=DEFAULT_EXTENSION,
+                 max_trials=0, variant="standard"):
         if not isinstance(max_trials, int) or not 0 <= max_trials < 1 << TRIAL_BITS:
             raise ValueError(f"max_trials must be a whole number below 2**{TRIAL_BITS} "
                              f"(0: no limit), not {max_trials!r}")
-        self.values = SearchValues(depth)
+        self.values = SearchValues(depth, extension)
         self.width, self.height = width, height
         self.depth, self.max_trials, self.variant = depth, max_trials, variant_named(variant)
-        self.levels = depth + 1
+        self.extension = extension
+        self.levels = depth + 1 + extension
         super().__init__({
             "start": In(1),
             "colour": In(1),
@@ -140,10 +154,11 @@ class MoveSearch(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         W, H, D, v = self.width, self.height, self.depth, self.values
+        E = self.extension
         square = square_layout(W, H)
 
         self._mover = Signal()
-        self._ply = ply = Signal(range(D + 2))          # the ply (and trial level) being scanned
+        self._ply = Signal(range(D + E + 2))            # the ply (and trial level) being scanned
         self._horizon = Signal(range(1, D + 1))         # the depth of this iteration
         self._win_pass = Signal()
         self._value = Signal(v.value)                   # the value of the move just searched
@@ -152,25 +167,25 @@ class MoveSearch(wiring.Component):
         self._chosen = Signal(square)                   # the last finished iteration's
         self._first_legal = Signal(square)
         self._legal_seen = Signal()
-        # The frame stack: the scanning ply's frame, and the frames of plies 1 … D while a
+        # The frame stack: the scanning ply's frame, and the frames of plies 1 … D + E while a
         # deeper ply runs (ply k's at index k - 1).
         self._frame = Signal(frame_layout(W, H, v))
         self._stack = Array(Signal(frame_layout(W, H, v), name=f"frame_{k + 1}")
-                            for k in range(D))
+                            for k in range(D + E))
         self._move = self._frame.move
-        # The killers of plies 2 … D + 1 (ply k's at index k - 2), and which are set.
-        self._killers = Array(Signal(square, name=f"killer_{k + 2}") for k in range(D))
-        self._has_killer = Array(Signal(name=f"has_killer_{k + 2}") for k in range(D))
+        # The killers of plies 2 … D + E + 1 (ply k's at index k - 2), and which are set.
+        self._killers = Array(Signal(square, name=f"killer_{k + 2}") for k in range(D + E))
+        self._has_killer = Array(Signal(name=f"has_killer_{k + 2}") for k in range(D + E))
         # The leaf's counts of squares, and whether this square has been counted in each.
         self._counts = [Signal(v.count, name=name)
                         for name in ("threats", "mine_near", "theirs_near")]
         self._counted = Signal(3)
-        self._leaf = ply == self._horizon + 1
+        self._leaf = self._frame.leaf
 
         self._outcome()
         self._ring()
-        self._try_op = Signal(Op)                       # TRY_THREAT at a leaf, TRY elsewhere
-        m.d.comb += self._try_op.eq(Mux(self._leaf, Op.TRY_THREAT, Op.TRY))
+        self._try_op = Signal(Op)              # TRY in the win pass, TRY_THREAT in the negamax
+        m.d.comb += self._try_op.eq(Mux(self._win_pass, Op.TRY, Op.TRY_THREAT))
         self._leaf_value = self._leaf_value_of(m)
         m.d.comb += self.busy.eq(1)
         m.d.sync += self.done.eq(0)
@@ -201,7 +216,8 @@ class MoveSearch(wiring.Component):
     def _outcome(self):
         """What the last TRY found, from the point of view of the side that moved at ``ply``
         (the mover at odd plies): ``_mine``/``_theirs`` (that side's, the other's colour
-        completed), ``_makes_mine``/``_makes_theirs`` (a loop threat of that colour left),
+        completed), ``_makes_mine``/``_makes_theirs`` (a loop threat of that colour left: an
+        attack, for the move's own colour, whose squares are ``_made_at``),
         whether the move was placed and legal, whether the trial limit is reached, and whether
         it is the ply's first move met again in raster order (``_repeat``)."""
         flags, bbox = self.array.flags, self.array.bbox
@@ -214,6 +230,7 @@ class MoveSearch(wiring.Component):
         self._theirs = Mux(side, white, red)
         self._makes_mine = Mux(side, flags.threat_red, flags.threat_white)
         self._makes_theirs = Mux(side, flags.threat_white, flags.threat_red)
+        self._made_at = self.array.attacks[side]
         self._nothing_placed = flags.occupied | flags.not_adjacent
         too_wide = Const(0, 1)
         limit = self.variant.span_limit
@@ -252,11 +269,30 @@ class MoveSearch(wiring.Component):
         move = self._move
         m.d.sync += [move.x.eq(self._x0), move.y.eq(self._y0), move.symbol.eq(Symbol.PLUS)]
 
+    def _go_to_slot(self, m, slot, own, attack):
+        """Scan the square of an evasion node's ``slot`` next, from symbol ``+``: 0 and 1 are
+        the upper or left square of the attack ``own`` (the node's side made it the ply
+        before) and the other, 2 and 3 those of the attack the node is under, ``attack``."""
+        x = Mux(slot[1], attack.x, own.x)
+        y = Mux(slot[1], attack.y, own.y)
+        east = Mux(slot[1], attack.east, own.east)
+        m.d.sync += [self._frame.slot.eq(slot), self._move.symbol.eq(Symbol.PLUS),
+                     self._move.x.eq(x + (slot[0] & east)),
+                     self._move.y.eq(y + (slot[0] & ~east))]
+
     def _next_square(self, m):
-        """On to the next square of the ring (symbol ``+``), or the ply's end."""
-        move = self._move
+        """On to the next square of the ring or of the evasion node's squares (symbol ``+``),
+        or the ply's end."""
+        move, frame = self._move, self._frame
         m.d.sync += [move.symbol.eq(Symbol.PLUS), self._counted.eq(0)]
-        with m.If(move.x != self._x1):
+        with m.If(frame.evade):
+            with m.If(frame.slot == 3):
+                m.next = "END"
+            with m.Else():
+                own = self._stack[self._ply - 2].attack
+                self._go_to_slot(m, frame.slot + 1, own, frame.attack)
+                m.next = "SCAN"
+        with m.Elif(move.x != self._x1):
             m.d.sync += move.x.eq(move.x + 1)
             m.next = "SCAN"
         with m.Elif(move.y != self._y1):
@@ -276,17 +312,27 @@ class MoveSearch(wiring.Component):
 
     # -- the frame stack ------------------------------------------------------------------------
 
-    def _new_frame(self, m, alpha, beta, killer=None):
+    def _new_frame(self, m, alpha, beta, killer=None, child=None):
         """Start scanning a ply (on the clock its position is complete in the array), with
-        the index of its killer if it has one."""
+        the index of its killer if it has one. A ply below the root gets ``child``: whether it
+        is a leaf scan, whether the move before it made an attack and where, whether it is an
+        evasion node, and the attack its side made the ply before (valid bit, where)."""
         frame = self._frame
         m.d.sync += [frame.alpha.eq(alpha), frame.beta.eq(beta), frame.best.eq(-self.values.inf),
-                     frame.tried_first.eq(0), self._counted.eq(0)]
+                     frame.tried_first.eq(0), self._counted.eq(0), frame.slot.eq(0)]
         m.d.sync += [count.eq(0) for count in self._counts]
+        leaf, attacked, attack, evade, own_valid, own = child or (0, 0, None, 0, 0, None)
+        m.d.sync += [frame.leaf.eq(leaf), frame.attacked.eq(attacked), frame.evade.eq(evade)]
+        if attack is not None:
+            m.d.sync += frame.attack.eq(attack)
         if killer is None:
             m.d.sync += frame.first.eq(0)
             self._ring_start(m)
-        else:
+            return
+        with m.If(evade):
+            m.d.sync += frame.first.eq(0)
+            self._go_to_slot(m, Mux(own_valid, 0, 2), own, attack)
+        with m.Else():
             m.d.sync += frame.first.eq(self._has_killer[killer])
             with m.If(self._has_killer[killer]):
                 m.d.sync += self._move.eq(self._killers[killer])
@@ -295,12 +341,19 @@ class MoveSearch(wiring.Component):
 
     def _push(self, m, tried_first):
         """One ply deeper: keep this ply's frame (with ``tried_first`` as it now stands) and
-        start the child's, whose window is (-beta, -max(alpha, best))."""
+        start the child's, whose window is (-beta, -max(alpha, best)). The child is a leaf scan
+        at the horizon, unless the move made an attack and the extension allows one more ply;
+        it is an evasion node if the move made an attack and it is neither a leaf nor ply 2
+        (whose side may have an attack from before the search)."""
         frame, ply, stack = self._frame, self._ply, self._stack
+        made, horizon = self._makes_mine, self._horizon
+        deeper = (ply < horizon) | (made & (ply < horizon + self.extension))
         m.d.sync += [stack[ply - 1].eq(frame), stack[ply - 1].tried_first.eq(tried_first),
                      ply.eq(ply + 1)]
         self._new_frame(m, -frame.beta, -Mux(frame.alpha > frame.best, frame.alpha, frame.best),
-                        killer=ply - 1)
+                        killer=ply - 1,
+                        child=(~deeper, made, self._made_at, made & deeper & (ply >= 2),
+                               frame.attacked, frame.attack))
 
     def _pop(self, m, child):
         """Back to the parent ply with the value ``child`` of its move for the child's

@@ -15,10 +15,10 @@ player's strength can be measured at Python speed and its speed in cycles. The a
    (a win sooner is worth more), ``ply - WIN`` if it completes only the opponent's, where ``ply``
    is 1 for the move searched at the root. An illegal move is skipped; a position with no legal
    move is worth 0.
-4. **Leaf evaluation**, at ply ``depth + 1``: every candidate of the side to move is tried. If one
-   wins for it, the leaf is worth ``WIN - ply`` to it. Otherwise three counts of squares (each
-   at most ``MAX_COUNT``) make its value, ``mine - theirs - THREAT_WEIGHT * threats`` kept
-   within ``±LEAF_LIMIT``:
+4. **Leaf evaluation**, at ply ``depth + 1`` (deeper after an attack, see 5): every candidate of the
+   side to move is tried. If one wins for it, the leaf is worth ``WIN - ply`` to it. Otherwise three
+   counts of squares (each at most ``MAX_COUNT``) make its value, ``mine - theirs - THREAT_WEIGHT *
+   threats`` kept within ``±LEAF_LIMIT``:
 
    - *threats*: squares on which a move would complete only the opponent's colour, the
      opponent's threats, which the side to move must parry;
@@ -28,7 +28,25 @@ player's strength can be measured at Python speed and its speed in cycles. The a
      one move from a threat, the positional sense the search would otherwise lack.
 
    Only a win ends the scan early (a count cannot: a win later in the scan would outweigh it).
-5. **Move order.** Each ply first tries one move, then the candidates in raster order: at the
+5. **Attacks.** Every negamax trial also reports whether the placed tile's track of the mover's
+   colour now ends in two adjacent squares inside the window (``threat_pair``): an *attack*,
+   one tile from a loop. The squares of an attack are the only places (besides forced play
+   from next to them) where it can be parried:
+
+   - **Check evasions.** A node whose opponent's move just made an attack is an *evasion
+     node* (from ply 3 on: at ply 2 the side to move may have an attack from before the
+     search, which the search does not know of, so it scans the whole ring): instead of the
+     whole ring it tries only the two squares of the attack the side to move made the ply
+     before, if it made one (it may simply win there now), then the two
+     squares of the attack it is under, each square with the symbols ``+ / \\`` that fit (a
+     square in both pairs is tried twice). It has no first move (no killer). A non-evasion
+     would be refuted at once by the opponent's next move, so this prunes most of the tree
+     under attack (a third of real positions) for a few trials.
+   - **Attack extensions.** A move at the search's horizon (or up to ``extension - 1`` plies
+     beyond it) that makes an attack is not valued by a leaf scan at once: its evasion node
+     is searched one ply deeper, so that a double attack, which no evasion parries, is seen
+     as the win it is. The array needs ``depth + 1 + extension`` trial levels.
+6. **Move order.** Each ply first tries one move, then the candidates in raster order: at the
    root the choice of the last finished iteration (from the second iteration on), at deeper
    plies the *killer* of that ply, the last move there that cut a node off (a value of at least
    beta) or won a leaf, anywhere in this search. The killer is tried only if it is a candidate
@@ -36,14 +54,14 @@ player's strength can be measured at Python speed and its speed in cycles. The a
    (a trial, as the gateware spends it) but not valued again; at a leaf, where it is only looked
    at for a win, it is counted as any candidate. Refutations repeat across siblings, so this
    prunes several times more than raster order alone.
-6. **The choice** is the first root candidate of the highest value (in the order searched)
+7. **The choice** is the first root candidate of the highest value (in the order searched)
    in the deepest iteration that finished.
-7. **Trial limit.** Every tried move that places a tile is a *trial*. With a trial limit, the
+8. **Trial limit.** Every tried move that places a tile is a *trial*. With a trial limit, the
    search stops when a trial of the negamax brings the count to the trial limit (that trial is
    not looked at), and the unfinished iteration is dropped: the choice of the deepest finished
    one is played, or, if none finished, the first legal candidate. So a trial limit trades
    depth for time, move by move.
-8. **Window.** The array is finite: before each search the player centres the tiles in it
+9. **Window.** The array is finite: before each search the player centres the tiles in it
    (the leftmost tile column at array column ``(width - columns) // 2``, likewise for rows), and
    squares outside the array are never tried. ``window=(width, height)`` makes the model skip
    the same squares; None models an unbounded array.
@@ -58,15 +76,16 @@ from dataclasses import dataclass
 
 from fpgatrax.host.rules.position import DELTA, FITS, SYMBOL_TILES, key_of, tile_symbol, xy_of
 
-__all__ = ["SearchModel", "Choice", "SearchValues", "candidates_in_order", "window_of",
-           "makes_threat", "WIN", "MAX_COUNT", "THREAT_WEIGHT", "LEAF_LIMIT", "DEFAULT_DEPTH",
-           "CYCLES_PER_TRIAL"]
+__all__ = ["SearchModel", "Choice", "SearchValues", "candidates_in_order", "evasions_in_order",
+           "window_of", "threat_pair", "makes_threat", "WIN", "MAX_COUNT", "THREAT_WEIGHT",
+           "LEAF_LIMIT", "DEFAULT_DEPTH", "DEFAULT_EXTENSION", "CYCLES_PER_TRIAL"]
 
 WIN = 32               # the value of a win at ply 0; |values| never reach WIN + 1
 MAX_COUNT = 15         # the leaf counts squares up to this
 THREAT_WEIGHT = 4      # an opponent's threat outweighs four squares that make a threat
 LEAF_LIMIT = 20        # |a leaf's value| at most: below any win (WIN - ply) the search can see
 DEFAULT_DEPTH = 3
+DEFAULT_EXTENSION = 1  # plies an attack made at or beyond the horizon may extend the search
 #: The most cycles one trial of the gateware search takes on average over a whole search, as
 #: measured by ``python -m fpgatrax.host.bench.movetime --measure``, rounded up: for the current
 #: search (killer moves, the leaf's threat passes) the highest was 90.9 (median 74.9). The
@@ -75,26 +94,27 @@ CYCLES_PER_TRIAL = 115
 
 
 class SearchValues:
-    """The numbers a search ``depth`` plies deep computes, as ranges derived from the constants
-    above: the one place the gateware (``hw/search.py``) takes its constants and the shapes of
-    its value registers from (a range is an Amaranth shape: ``Shape.cast(range(-33, 34))`` is
-    ``signed(7)``). Raising a constant therefore widens the registers instead of letting a
-    value wrap silently, and the constructor refuses, with a ValueError, constants under which
-    the search's values would stop meaning what the model says they mean.
+    """The numbers a search ``depth`` plies deep (``extension`` more after attacks) computes, as
+    ranges derived from the constants above: the one place the gateware (``hw/search.py``) takes its
+    constants and the shapes of its value registers from (a range is an Amaranth shape:
+    ``Shape.cast(range(-33, 34))`` is ``signed(7)``). Raising a constant therefore widens the
+    registers instead of letting a value wrap silently, and the constructor refuses, with a
+    ValueError, constants under which the search's values would stop meaning what the model says
+    they mean.
 
     The constants are read when the object is made, so the gateware sees the values of the
     module's constants at construction (the tests patch them to check exactly this).
 
     Attributes
     ----------
-    win, max_count, threat_weight, leaf_limit, depth : int
-        The constants, and the depth.
+    win, max_count, threat_weight, leaf_limit, depth, extension : int
+        The constants, the depth and the extension.
     inf : int
         ``win + 1``: beyond every value, the bounds of the root's (empty) window and the best
         value of a node before any move.
     value : range
-        Every value: a win or a loss at ply 1 … ``depth + 1`` (``±(win - ply)``), a leaf's
-        value (within ``±leaf_limit``), 0 (a position with no legal move), ``±inf``.
+        Every value: a win or a loss at ply 1 … ``depth + 1 + extension`` (``±(win - ply)``),
+        a leaf's value (within ``±leaf_limit``), 0 (a position with no legal move), ``±inf``.
     count : range
         One of the leaf's counts of squares, ``0 … max_count``.
     leaf_sum : range
@@ -102,10 +122,10 @@ class SearchValues:
         ``±leaf_limit``.
     """
 
-    def __init__(self, depth=DEFAULT_DEPTH):
+    def __init__(self, depth=DEFAULT_DEPTH, extension=DEFAULT_EXTENSION):
         self.win, self.max_count = WIN, MAX_COUNT
         self.threat_weight, self.leaf_limit = THREAT_WEIGHT, LEAF_LIMIT
-        self.depth = depth
+        self.depth, self.extension = depth, extension
         for name in ("win", "max_count", "threat_weight", "leaf_limit"):
             value = getattr(self, name)
             if not isinstance(value, int) or value < (1 if name == "max_count" else 0):
@@ -115,11 +135,16 @@ class SearchValues:
         win, count, weight, limit = self.win, self.max_count, self.threat_weight, self.leaf_limit
         if not isinstance(depth, int) or not 1 <= depth <= win // 4:
             raise ValueError(f"depth must be a whole number from 1 to {win // 4}, not {depth!r}")
-        # A leaf is valued at ply depth + 1; a win there is the smallest win the search sees.
-        if limit >= win - (depth + 1):
+        if not isinstance(extension, int) or not 0 <= extension <= win // 4:
+            raise ValueError(f"extension must be a whole number from 0 to {win // 4}, "
+                             f"not {extension!r}")
+        # The deepest leaf is valued at ply depth + 1 + extension; a win there is the smallest
+        # win the search sees.
+        last = depth + 1 + extension
+        if limit >= win - last:
             raise ValueError(f"LEAF_LIMIT ({limit}) must stay below the smallest win a search "
-                             f"{depth} plies deep can see, WIN - {depth + 1} = "
-                             f"{win - depth - 1}: a leaf's value would outrank a win")
+                             f"{depth} plies deep, {extension} more after attacks, can see, "
+                             f"WIN - {last} = {win - last}: a leaf's value would outrank a win")
         self.inf = win + 1
         self.value = range(-self.inf, self.inf + 1)
         self.count = range(count + 1)
@@ -128,9 +153,10 @@ class SearchValues:
 
 def window_of(position, size):
     """The squares (x0, y0, x1, y1) that an array of ``size`` = (width, height) holds once the
-    player has centred the tiles of ``position`` in it."""
+    player has centred the tiles of ``position`` in it (on an empty board, the first tile's
+    square at the array's centre square)."""
     width, height = size
-    bx0, by0, bx1, by1 = position.bbox
+    bx0, by0, bx1, by1 = position.bbox or (0, 0, 0, 0)
     x0 = bx0 - (width - (bx1 - bx0 + 1)) // 2
     y0 = by0 - (height - (by1 - by0 + 1)) // 2
     return x0, y0, x0 + width - 1, y0 + height - 1
@@ -143,17 +169,26 @@ def _inside(key, window):
     return window[0] <= x <= window[2] and window[1] <= y <= window[3]
 
 
-def makes_threat(position, key, colour, window=None):
-    """After a move that placed a tile at ``key``, the ``colour`` track through it ends in two
-    orthogonally adjacent empty squares, both inside ``window`` (the array's TRY_THREAT flag):
-    one more tile there closes it into a loop."""
+def threat_pair(position, key, colour, window=None):
+    """After a move that placed a tile at ``key``: if the ``colour`` track through it ends in
+    two orthogonally adjacent empty squares, both inside ``window`` (an attack: one more tile
+    there closes the loop), those two squares (keys), the upper or left one first; else None.
+    This is what the array's TRY_THREAT reports for each colour."""
     ends = position.track_ends(key, colour)
     if ends is None:
-        return False
+        return None
     (a, side_a), (b, side_b) = ends
     a, b = a + DELTA[side_a], b + DELTA[side_b]
     (ax, ay), (bx, by) = xy_of(a), xy_of(b)
-    return abs(ax - bx) + abs(ay - by) == 1 and _inside(a, window) and _inside(b, window)
+    if abs(ax - bx) + abs(ay - by) != 1 or not (_inside(a, window) and _inside(b, window)):
+        return None
+    return (a, b) if (ay, ax) < (by, bx) else (b, a)
+
+
+def makes_threat(position, key, colour, window=None):
+    """Whether the move that placed a tile at ``key`` made a ``colour`` attack
+    (:func:`threat_pair`): the count the leaf evaluation keeps."""
+    return threat_pair(position, key, colour, window) is not None
 
 
 def candidates_in_order(position, window=None):
@@ -167,6 +202,22 @@ def candidates_in_order(position, window=None):
         if not _inside(key, window):
             continue
         fits = FITS[position.frontier[key]]
+        for pair in SYMBOL_TILES.values():
+            moves.extend((key, t) for t in pair if t in fits)
+    return moves
+
+
+def evasions_in_order(position, attack, own):
+    """The moves of an evasion node, in the search's order: on the squares of ``own`` (the
+    attack the side to move made the ply before, or None), then of ``attack`` (the one it is
+    under), each with the symbols ``+ / \\`` that fit there; squares no longer empty are
+    skipped, and a square of both pairs comes twice."""
+    moves = []
+    for key in (own or ()) + attack:
+        entering = position.frontier.get(key)
+        if entering is None:
+            continue
+        fits = FITS[entering]
         for pair in SYMBOL_TILES.values():
             moves.extend((key, t) for t in pair if t in fits)
     return moves
@@ -188,15 +239,20 @@ class _OutOfBudget(Exception):
 
 class SearchModel:
     """The search: ``depth`` plies of negamax (at least 1), ``max_trials`` trials at most (None: no
-    limit), ``window`` the array's (width, height) or None for an unbounded one. The array needs
-    ``depth + 1`` trial levels."""
+    limit), ``window`` the array's (width, height) or None for an unbounded one, ``extension``
+    plies that attacks may extend it by. The array needs ``depth + 1 + extension`` trial
+    levels."""
 
-    def __init__(self, max_trials=None, window=None, depth=DEFAULT_DEPTH):
+    def __init__(self, max_trials=None, window=None, depth=DEFAULT_DEPTH,
+                 extension=DEFAULT_EXTENSION):
         if max_trials is not None and max_trials < 1:
             raise ValueError("the trial limit is at least one trial")
         if depth < 1:
             raise ValueError("the search is at least one ply deep")
+        if extension < 0:
+            raise ValueError("the extension is at least 0 plies")
         self.max_trials, self.window, self.depth = max_trials, window, depth
+        self.extension = extension
         self._window = None
         self._depth = depth      # the iteration's depth
         self.trials = 0
@@ -206,7 +262,7 @@ class SearchModel:
         legal move fits in the window (the player's overflow)."""
         mover = position.to_move
         self._window = None
-        if self.window is not None and position.tiles:
+        if self.window is not None:
             self._window = window_of(position, self.window)
         order = candidates_in_order(position, self._window)
         self.trials = 0
@@ -231,7 +287,7 @@ class SearchModel:
                 best, best_value = None, -WIN - 1
                 pv = choice.move if choice.depth else None
                 for move in self._ordered(position, order, pv):
-                    value = self._value(position, move, 1, -WIN - 1, WIN + 1, best_value)
+                    value = self._value(position, move, 1, -WIN - 1, WIN + 1, best_value, None)
                     if value is not None and value > best_value:
                         best, best_value = move, value
                 choice = Choice(best, "best", best_value, self.trials, self._depth)
@@ -283,9 +339,10 @@ class SearchModel:
             return 0
         return 1 if outcome.winner == mover else -1
 
-    def _value(self, position, move, ply, alpha, beta, best):
+    def _value(self, position, move, ply, alpha, beta, best, attacked):
         """The value of ``move`` at ``ply`` for its mover, in a node whose window is (alpha,
-        beta) and whose best so far is ``best``; None if the move is illegal."""
+        beta), whose best so far is ``best`` and which was under the attack ``attacked`` (the
+        pair of squares made by the move before, or None); None if the move is illegal."""
         mover = position.to_move
         if not self._trial(position, move):
             return None
@@ -293,20 +350,31 @@ class SearchModel:
             result = self._result(position, mover)
             if result:
                 return result * (WIN - ply)
-            if ply == self._depth:
+            attack = threat_pair(position, move[0], mover, self._window)
+            deeper = ply < self._depth or (attack is not None and
+                                           ply < self._depth + self.extension)
+            if not deeper:
                 return -self._leaf(position, ply + 1)
-            # The child's window is (-beta, -max(alpha, best)).
-            return -self._node(position, ply + 1, -beta, -max(alpha, best))
+            # The child's window is (-beta, -max(alpha, best)). It is an evasion node if this
+            # move made an attack; the attack this node was under is the child's own.
+            return -self._node(position, ply + 1, -beta, -max(alpha, best), attack, attacked)
         finally:
             position.undo()
 
-    def _node(self, position, ply, alpha, beta):
+    def _node(self, position, ply, alpha, beta, attack, own):
         """Negamax at ``ply`` (fail-soft): the best value for the side to move, exact if it lies
-        inside (alpha, beta)."""
+        inside (alpha, beta). ``attack`` is the attack the move before made (an evasion node),
+        ``own`` the one the side to move made the ply before that (each a pair or None)."""
         best = -WIN - 1
-        candidates = candidates_in_order(position, self._window)
-        for move in self._ordered(position, candidates, self._killer(candidates, ply)):
-            value = self._value(position, move, ply, alpha, beta, best)
+        # Not at ply 2: the side to move there may have an attack from before the search,
+        # which only the whole ring finds.
+        if attack is not None and ply > 2:
+            moves = evasions_in_order(position, attack, own)
+        else:
+            candidates = candidates_in_order(position, self._window)
+            moves = self._ordered(position, candidates, self._killer(candidates, ply))
+        for move in moves:
+            value = self._value(position, move, ply, alpha, beta, best, attack)
             if value is None or value <= best:
                 continue
             best = value

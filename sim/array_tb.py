@@ -36,7 +36,13 @@ from fpgatrax.host.rules.position import (
     tile_symbol,
     xy_of,
 )
-from fpgatrax.hw.array_port import Flags, Op, bounding_box_layout, command_layout
+from fpgatrax.hw.array_port import (
+    Flags,
+    Op,
+    attack_layout,
+    bounding_box_layout,
+    command_layout,
+)
 from fpgatrax.hw.tiles import Direction, Symbol
 
 WHITE, RED = 0, 1
@@ -100,17 +106,22 @@ def expected_flags(tiles):
 
 
 def expected_threats(tiles, square, width, height):
-    """TRY_THREAT's flags for the tile at ``square``: its track of that colour ends in two
-    orthogonally adjacent empty squares, both inside the ``width`` × ``height`` array."""
-    flags = {}
+    """TRY_THREAT's flags for the tile at ``square``, and each flagged colour's squares: its
+    track of that colour ends in two orthogonally adjacent empty squares, both inside the
+    ``width`` × ``height`` array. Returns ({flag: bool}, {colour: (x, y, east)}), where (x,
+    y) is the upper or left square and ``east`` whether the other lies east of it."""
+    flags, attacks = {}, {}
     for colour, name in ((WHITE, "threat_white"), (RED, "threat_red")):
         ends = walk_track(tiles, square, colour, set())
         flags[name] = False
         if ends is not None:
-            (ax, ay), (bx, by) = ((x + STEP[d][0], y + STEP[d][1]) for (x, y), d in ends)
-            flags[name] = (abs(ax - bx) + abs(ay - by) == 1 and
-                           all(0 <= x < width and 0 <= y < height for x, y in ((ax, ay), (bx, by))))
-    return flags
+            a, b = sorted(((x + STEP[d][0], y + STEP[d][1]) for (x, y), d in ends),
+                          key=lambda xy: (xy[1], xy[0]))
+            flags[name] = (abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1 and
+                           all(0 <= x < width and 0 <= y < height for x, y in (a, b)))
+            if flags[name]:
+                attacks[colour] = (a[0], a[1], b[0] == a[0] + 1)
+    return flags, attacks
 
 
 def unsigned(handle):
@@ -167,6 +178,18 @@ class ArrayDriver:
             if tile:
                 tiles[(i % self.width, i // self.width)] = tile
         return tiles
+
+    def attacks(self):
+        """The ``attacks`` result: {colour: (x, y, east)} for both colours."""
+        layout = attack_layout(self.width, self.height)
+        value = unsigned(self.dut.port__attacks)
+        found = {}
+        for colour in (WHITE, RED):
+            bits = value >> (colour * layout.size)
+            x, y, east = (bits >> layout[name].offset & ((1 << layout[name].width) - 1)
+                          for name in ("x", "y", "east"))
+            found[colour] = (x, y, bool(east))
+        return found
 
     def bbox(self):
         value = unsigned(self.dut.port__bbox)
@@ -272,10 +295,16 @@ class Game:
             return None
         flags = expected_flags(self.array_tiles(after))
         if threats:
-            found = expected_threats(self.array_tiles(after), (x, y), tb.width, tb.height)
+            found, attacks = expected_threats(self.array_tiles(after), (x, y), tb.width,
+                                              tb.height)
             for name, value in found.items():
                 tb.stats[name] += value
             self.check_flags({**flags, **found}, label, after)
+            got = drv.attacks()
+            for colour, where in attacks.items():
+                if got[colour] != where:
+                    self.fail(f"{label}: attack of colour {colour} at {got[colour]} in the "
+                              f"array, {where} expected", after)
         else:
             self.check_flags(flags, label, after)
         self.check_board(after, label)

@@ -25,7 +25,7 @@ from fpgatrax.host.rules.position import Position, tile_symbol, xy_of
 from fpgatrax.host.rules.record import moves_text
 from fpgatrax.hw.array_port import Op, command_layout
 from fpgatrax.hw.search import square_layout
-from fpgatrax.hw.search_model import SearchModel, window_of
+from fpgatrax.hw.search_model import DEFAULT_EXTENSION, SearchModel, window_of
 from fpgatrax.hw.tiles import Symbol
 
 PARAMS = {name: os.environ[f"SEARCH_{name.upper()}"]
@@ -74,7 +74,7 @@ def positions_from_play(count, seed, variant):
 class Harness:
     def __init__(self, dut):
         self.dut = dut
-        self.layout = command_layout(WIDTH, HEIGHT, DEPTH + 1)
+        self.layout = command_layout(WIDTH, HEIGHT, DEPTH + 1 + DEFAULT_EXTENSION)
         self.square = square_layout(WIDTH, HEIGHT)
 
     async def reset(self):
@@ -129,8 +129,7 @@ async def search_matches_model(dut):
                                     PARAMS["variant"])
     cycles, per_trial, wins = [], [], 0
     for index, position in enumerate(positions):
-        window = (window_of(position, (WIDTH, HEIGHT)) if position.tiles
-                  else (-((WIDTH - 1) // 2), -((HEIGHT - 1) // 2)))
+        window = window_of(position, (WIDTH, HEIGHT))
         choice = model().choose(position)
         want = {"found": choice is not None}
         if choice is not None:

@@ -30,6 +30,7 @@ from fpgatrax.host.rules.errors import UserError
 from fpgatrax.host.rules.position import Move, Position
 from fpgatrax.hw.search_model import (
     CYCLES_PER_TRIAL,
+    DEFAULT_EXTENSION,
     SearchModel,
     candidates_in_order,
     window_of,
@@ -55,6 +56,7 @@ class ModelSettings:
     random_moves: int = 0
     seed: int | None = None
     board: str = "custom"
+    extension: int = DEFAULT_EXTENSION
 
     @classmethod
     def of_board(cls, name: str) -> "ModelSettings":
@@ -71,7 +73,7 @@ class ModelSettings:
         except BoardError as err:
             raise UserError(f"model: {err}") from None
         return cls(target.depth, target.max_trials, target.width, target.height,
-                   target.clk_freq, board=name)
+                   target.clk_freq, board=name, extension=target.extension)
 
     @property
     def seconds_per_trial(self) -> float:
@@ -79,11 +81,12 @@ class ModelSettings:
 
     def describe(self) -> str:
         trials = f"trial limit {self.max_trials:,}" if self.max_trials else "no trial limit"
-        return (f"{self.board}: depth {self.depth}, {trials}, {self.width}x{self.height} array, "
-                f"{self.clock / 1e6:g} MHz")
+        return (f"{self.board}: depth {self.depth} (+{self.extension} after attacks), {trials}, "
+                f"{self.width}x{self.height} array, {self.clock / 1e6:g} MHz")
 
 
-_INTEGERS = ("depth", "max_trials", "width", "height", "baud", "random_moves", "seed")
+_INTEGERS = ("depth", "extension", "max_trials", "width", "height", "baud", "random_moves",
+             "seed")
 # What a board decides; given all of them, no board is needed.
 _BOARD_FIELDS = {"depth", "max_trials", "width", "height", "clock"}
 
@@ -109,7 +112,8 @@ def parse_settings(argument: str, seed: int | None = None) -> ModelSettings:
             values[name] = float(text) if name == "clock" else int(text)
         except ValueError:
             raise UserError(f"model: {name} must be a number, not {text!r}") from None
-        if values[name] < (0 if name in ("max_trials", "random_moves", "seed") else 1):
+        if values[name] < (0 if name in ("extension", "max_trials", "random_moves", "seed")
+                           else 1):
             raise UserError(f"model: {name} {text} is out of range")
     values.setdefault("seed", seed)  # type: ignore[arg-type]
     if board is None and _BOARD_FIELDS <= set(values):     # a board of one's own: no defaults
@@ -155,7 +159,8 @@ class _ModelBot:
     def __init__(self, settings: ModelSettings, stats: SearchStats,
                  spend: Callable[[int], None]) -> None:
         window = (settings.width, settings.height)
-        self.model = SearchModel(settings.max_trials or None, window, settings.depth)
+        self.model = SearchModel(settings.max_trials or None, window, settings.depth,
+                                 settings.extension)
         self.settings, self.stats, self.spend = settings, stats, spend
         self.rng = random.Random(settings.seed)
 
@@ -179,9 +184,7 @@ class _ModelBot:
         """A random legal move inside the array after which the opponent cannot win at once
         (None if there is none: the search then finds the best of the rest)."""
         me = position.to_move
-        window = None
-        if position.tiles:
-            window = window_of(position, (self.settings.width, self.settings.height))
+        window = window_of(position, (self.settings.width, self.settings.height))
         safe = []
         for move in candidates_in_order(position, window):
             if position.push(move):

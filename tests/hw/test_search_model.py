@@ -10,6 +10,7 @@ import pytest
 from fpgatrax.host.bots import make_bot
 from fpgatrax.host.rules.position import Position, tile_symbol
 from fpgatrax.hw.search_model import (
+    DEFAULT_EXTENSION,
     LEAF_LIMIT,
     MAX_COUNT,
     THREAT_WEIGHT,
@@ -17,6 +18,7 @@ from fpgatrax.hw.search_model import (
     SearchModel,
     candidates_in_order,
     makes_threat,
+    threat_pair,
 )
 
 
@@ -72,13 +74,19 @@ def test_search_keeps_its_promises(seed):
                 assert not opponent_can_win_after(position, choice.move)
 
 
-def minimax(position, ply, depth):
+def minimax(position, ply, depth, attack=None, own=None, leaf=False):
     """The value of ``position`` for the side to move, by plain negamax over every legal move
-    (no pruning, the engine's own move list), with the model's leaf evaluation at ply
-    ``depth + 1``."""
+    (no pruning, the engine's own move list), with the model's leaf evaluation at the horizon
+    (``leaf``: ply ``depth + 1``, or up to ``DEFAULT_EXTENSION`` plies deeper after a move that
+    made an attack); elsewhere from ply 3 on only the moves on the squares of ``attack`` (made
+    by the move before) and ``own`` (made by the side to move the ply before that) when there
+    is one."""
     me = position.to_move
     moves = position.legal_moves()
-    if ply == depth + 1:
+    if attack is not None and ply > 2 and not leaf:
+        squares = set(attack) | set(own or ())
+        moves = [move for move in moves if move[0] in squares]
+    if leaf:
         squares = {"threats": set(), "mine": set(), "theirs": set()}
         for move in moves:
             position.play(move)
@@ -95,17 +103,19 @@ def minimax(position, ply, depth):
         count = {name: min(len(found), MAX_COUNT) for name, found in squares.items()}
         value = count["mine"] - count["theirs"] - THREAT_WEIGHT * count["threats"]
         return max(-LEAF_LIMIT, min(LEAF_LIMIT, value))
-    values = [move_value(position, move, ply, depth) for move in moves]
+    values = [move_value(position, move, ply, depth, attack) for move in moves]
     return max(values) if values else 0
 
 
-def move_value(position, move, ply, depth):
+def move_value(position, move, ply, depth, attacked=None):
     me = position.to_move
     position.play(move)
     try:
         if position.outcome is not None and position.outcome.winner is not None:
             return WIN - ply if position.outcome.winner == me else ply - WIN
-        return -minimax(position, ply + 1, depth)
+        made = threat_pair(position, move[0], me)
+        leaf = ply >= depth and (made is None or ply >= depth + DEFAULT_EXTENSION)
+        return -minimax(position, ply + 1, depth, made, attacked, leaf)
     finally:
         position.undo()
 

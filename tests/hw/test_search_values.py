@@ -26,7 +26,7 @@ def assert_every_value_fits(values):
     and check that the shapes ``values`` gives hold it."""
     win, count = search_model.WIN, search_model.MAX_COUNT
     weight, limit = search_model.THREAT_WEIGHT, search_model.LEAF_LIMIT
-    plies = range(1, values.depth + 2)
+    plies = range(1, values.depth + values.extension + 2)
     node_values = {0, win + 1, -(win + 1), *range(-limit, limit + 1),
                    *(win - ply for ply in plies), *(ply - win for ply in plies)}
     for value in node_values:
@@ -40,8 +40,9 @@ def assert_every_value_fits(values):
 
 
 @pytest.mark.parametrize("depth", range(1, search_model.WIN // 4 + 1))
-def test_the_constants_fit(depth):
-    assert_every_value_fits(SearchValues(depth))
+@pytest.mark.parametrize("extension", [0, 1])
+def test_the_constants_fit(depth, extension):
+    assert_every_value_fits(SearchValues(depth, extension))
 
 
 def test_todays_widths():
@@ -53,7 +54,7 @@ def test_todays_widths():
 
 @pytest.mark.parametrize("name,raised", [
     ("WIN", 200), ("WIN", 64), ("MAX_COUNT", 100), ("MAX_COUNT", 16), ("THREAT_WEIGHT", 50),
-    ("LEAF_LIMIT", 27), ("LEAF_LIMIT", 28), ("LEAF_LIMIT", 100),
+    ("LEAF_LIMIT", 26), ("LEAF_LIMIT", 27), ("LEAF_LIMIT", 100),
 ])
 def test_a_raised_constant_widens_or_is_refused(monkeypatch, name, raised):
     monkeypatch.setattr(search_model, name, raised)
@@ -75,12 +76,14 @@ def test_a_raised_constant_widens_or_is_refused(monkeypatch, name, raised):
 
 
 def test_leaf_limit_below_the_smallest_win(monkeypatch):
-    # WIN - (depth + 1) is the smallest win a search sees: 28 at depth 3.
+    # WIN - (depth + 1 + extension) is the smallest win a search sees: 27 at depth 3 with one
+    # ply of extension, 28 without.
+    monkeypatch.setattr(search_model, "LEAF_LIMIT", 26)
+    SearchValues(3, 1)
     monkeypatch.setattr(search_model, "LEAF_LIMIT", 27)
-    SearchValues(3)
-    monkeypatch.setattr(search_model, "LEAF_LIMIT", 28)
+    SearchValues(3, 0)
     with pytest.raises(ValueError, match="LEAF_LIMIT"):
-        SearchValues(3)
+        SearchValues(3, 1)
 
 
 def test_trial_limit_fits_the_counter():
