@@ -102,6 +102,7 @@ class Board:
     variant: str
     programmer: Programmer
     depth: int = DEFAULT_DEPTH
+    evasions: bool = True
     extension: int = DEFAULT_EXTENSION
     leds: tuple = ()
     resources: tuple = ()
@@ -148,7 +149,8 @@ class BoardTop(Elaboratable):
     def __init__(self, board):
         self.board = board
         self.player = Player(width=board.width, height=board.height, clk_freq=board.clk_freq,
-                             depth=board.depth, extension=board.extension,
+                             depth=board.depth, evasions=board.evasions,
+                             extension=board.extension,
                              max_trials=board.max_trials, variant=board.variant)
 
     def elaborate(self, platform):

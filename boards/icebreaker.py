@@ -17,8 +17,9 @@ BOARDS = [Board(
     name="icebreaker", title="iCEBreaker", platform=ICEBreakerPlatform,
     # An 8×8 array holds every 8x8 game; the cells a 9×9 one would add are worth more as search
     # depth (with 9×9, even a 1-ply search overfills the UP5K by 1 %). With the leaf's threat
-    # count, a third ply overfills it (5,501 of 5,280 LCs).
-    width=8, height=8, variant="8x8", depth=2, programmer=ICEPROG,
+    # count, a third ply overfills it (5,501 of 5,280 LCs); so do the check evasions with a ply
+    # of extension after attacks (5,698 LCs), and without it (5,462).
+    width=8, height=8, variant="8x8", depth=2, evasions=False, extension=0, programmer=ICEPROG,
     leds=(("led", 1), ("led", 0), ("led", 2), ("led", 3)),
     resources=tuple(ICEBreakerPlatform.break_off_pmod),
 )]

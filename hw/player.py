@@ -70,9 +70,10 @@ class Player(wiring.Component):
         The clock, in Hz (for the UART's baud divisor).
     baud : int
         The link's rate (19200 for the competition's referees).
-    depth, extension : int
-        The search's plies of negamax and of extension after attacks (``MoveSearch``); the
-        array gets ``depth + 1 + extension`` trial levels.
+    depth, evasions, extension : int, bool, int
+        The search's plies of negamax, whether it uses attacks (check evasions), and its plies
+        of extension after attacks (``MoveSearch``); the array gets ``depth + 1 + extension``
+        trial levels.
     max_trials : int
         The search's trials at most (``MoveSearch``; 0: no limit).
     variant : str
@@ -101,7 +102,8 @@ class Player(wiring.Component):
     """
 
     def __init__(self, *, width, height, clk_freq, baud=19200, depth=DEFAULT_DEPTH,
-                 extension=DEFAULT_EXTENSION, max_trials=0, variant="standard", team="FT"):
+                 evasions=True, extension=DEFAULT_EXTENSION, max_trials=0, variant="standard",
+                 team="FT"):
         variant = variant_named(variant)
         limit = variant.span_limit
         if limit is not None and (width < limit or height < limit):
@@ -114,8 +116,8 @@ class Player(wiring.Component):
         self._tx = UARTTransmitter(clk_freq=clk_freq, baud=baud)
         self._protocol = Protocol(team=team, col_bits=(width + 1).bit_length(),
                                   row_bits=(height + 1).bit_length())
-        self._search = MoveSearch(width, height, depth=depth, extension=extension,
-                                  max_trials=max_trials, variant=variant)
+        self._search = MoveSearch(width, height, depth=depth, evasions=evasions,
+                                  extension=extension, max_trials=max_trials, variant=variant)
         self._array = TileArray(width, height, self._search.levels)
         super().__init__({
             "rx": In(1, init=1),

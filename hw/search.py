@@ -74,19 +74,23 @@ def square_layout(width, height):
     })
 
 
-def frame_layout(width, height, values):
+def frame_layout(width, height, values, evasions=True):
     """What one ply of the search keeps while a deeper ply runs: ``first`` while it tries its
     first move (the root's last choice, or the ply's killer), ``tried_first`` once that move
     has been placed (so the raster scan does not value it again), whether it is a ``leaf``
     scan, the attack the move before it made (``attacked``, with ``attack`` where: an
     ``evade`` node tries only the squares of that attack and of its parent's, ``slot`` 0 to 3
-    says which). ``values`` is the search's :class:`~.search_model.SearchValues`."""
-    return data.StructLayout({
+    says which; a search without ``evasions`` keeps none of these). ``values`` is the
+    search's :class:`~.search_model.SearchValues`."""
+    fields = {
         "move": square_layout(width, height),
         "alpha": values.value, "beta": values.value, "best": values.value,
         "first": 1, "tried_first": 1, "leaf": 1,
-        "attacked": 1, "attack": attack_layout(width, height), "evade": 1, "slot": 2,
-    })
+    }
+    if evasions:
+        fields.update({"attacked": 1, "attack": attack_layout(width, height), "evade": 1,
+                       "slot": 2})
+    return data.StructLayout(fields)
 
 
 class MoveSearch(wiring.Component):
@@ -98,9 +102,13 @@ class MoveSearch(wiring.Component):
         The array's size (the search's coordinates and ring clamping follow it).
     depth : int
         Plies of negamax.
+    evasions : bool
+        Whether the search uses the attacks the array reports: check evasions, and extensions
+        (the iCE40 boards have no room for them).
     extension : int
-        Plies that a move making an attack at or beyond the horizon may extend the search by;
-        the array needs ``depth + 1 + extension`` trial levels (``self.levels``).
+        Plies that a move making an attack at or beyond the horizon may extend the search by
+        (0 without ``evasions``); the array needs ``depth + 1 + extension`` trial levels
+        (``self.levels``).
     max_trials : int
         The most trials a search makes (0: no limit), which bounds its time.
     variant : str
@@ -129,15 +137,17 @@ class MoveSearch(wiring.Component):
         The array's command port, which the search drives while ``busy``.
     """
 
-    def __init__(self, width, height, *, depth=DEFAULT_DEPTH, extension=DEFAULT_EXTENSION,
-                 max_trials=0, variant="standard"):
+    def __init__(self, width, height, *, depth=DEFAULT_DEPTH, evasions=True,
+                 extension=DEFAULT_EXTENSION, max_trials=0, variant="standard"):
+        if extension and not evasions:
+            raise ValueError("an extension needs the evasions (extension=0 without them)")
         if not isinstance(max_trials, int) or not 0 <= max_trials < 1 << TRIAL_BITS:
             raise ValueError(f"max_trials must be a whole number below 2**{TRIAL_BITS} "
                              f"(0: no limit), not {max_trials!r}")
         self.values = SearchValues(depth, extension)
         self.width, self.height = width, height
         self.depth, self.max_trials, self.variant = depth, max_trials, variant_named(variant)
-        self.extension = extension
+        self.evasions, self.extension = evasions, extension
         self.levels = depth + 1 + extension
         super().__init__({
             "start": In(1),
@@ -169,9 +179,9 @@ class MoveSearch(wiring.Component):
         self._legal_seen = Signal()
         # The frame stack: the scanning ply's frame, and the frames of plies 1 … D + E while a
         # deeper ply runs (ply k's at index k - 1).
-        self._frame = Signal(frame_layout(W, H, v))
-        self._stack = Array(Signal(frame_layout(W, H, v), name=f"frame_{k + 1}")
-                            for k in range(D + E))
+        frame = frame_layout(W, H, v, self.evasions)
+        self._frame = Signal(frame)
+        self._stack = Array(Signal(frame, name=f"frame_{k + 1}") for k in range(D + E))
         self._move = self._frame.move
         # The killers of plies 2 … D + E + 1 (ply k's at index k - 2), and which are set.
         self._killers = Array(Signal(square, name=f"killer_{k + 2}") for k in range(D + E))
@@ -184,8 +194,11 @@ class MoveSearch(wiring.Component):
 
         self._outcome()
         self._ring()
-        self._try_op = Signal(Op)              # TRY in the win pass, TRY_THREAT in the negamax
-        m.d.comb += self._try_op.eq(Mux(self._win_pass, Op.TRY, Op.TRY_THREAT))
+        # TRY_THREAT where the threat flags are used: in the whole negamax with evasions, at
+        # the leaf scans otherwise; TRY elsewhere.
+        self._try_op = Signal(Op)
+        threats = ~self._win_pass if self.evasions else self._leaf
+        m.d.comb += self._try_op.eq(Mux(threats, Op.TRY_THREAT, Op.TRY))
         self._leaf_value = self._leaf_value_of(m)
         m.d.comb += self.busy.eq(1)
         m.d.sync += self.done.eq(0)
@@ -285,13 +298,14 @@ class MoveSearch(wiring.Component):
         or the ply's end."""
         move, frame = self._move, self._frame
         m.d.sync += [move.symbol.eq(Symbol.PLUS), self._counted.eq(0)]
-        with m.If(frame.evade):
-            with m.If(frame.slot == 3):
-                m.next = "END"
-            with m.Else():
-                own = self._stack[self._ply - 2].attack
-                self._go_to_slot(m, frame.slot + 1, own, frame.attack)
-                m.next = "SCAN"
+        with m.If(frame.evade if self.evasions else 0):
+            if self.evasions:
+                with m.If(frame.slot == 3):
+                    m.next = "END"
+                with m.Else():
+                    own = self._stack[self._ply - 2].attack
+                    self._go_to_slot(m, frame.slot + 1, own, frame.attack)
+                    m.next = "SCAN"
         with m.Elif(move.x != self._x1):
             m.d.sync += move.x.eq(move.x + 1)
             m.next = "SCAN"
@@ -319,19 +333,22 @@ class MoveSearch(wiring.Component):
         evasion node, and the attack its side made the ply before (valid bit, where)."""
         frame = self._frame
         m.d.sync += [frame.alpha.eq(alpha), frame.beta.eq(beta), frame.best.eq(-self.values.inf),
-                     frame.tried_first.eq(0), self._counted.eq(0), frame.slot.eq(0)]
+                     frame.tried_first.eq(0), self._counted.eq(0)]
         m.d.sync += [count.eq(0) for count in self._counts]
         leaf, attacked, attack, evade, own_valid, own = child or (0, 0, None, 0, 0, None)
-        m.d.sync += [frame.leaf.eq(leaf), frame.attacked.eq(attacked), frame.evade.eq(evade)]
-        if attack is not None:
-            m.d.sync += frame.attack.eq(attack)
+        m.d.sync += frame.leaf.eq(leaf)
+        if self.evasions:
+            m.d.sync += [frame.attacked.eq(attacked), frame.evade.eq(evade), frame.slot.eq(0)]
+            if attack is not None:
+                m.d.sync += frame.attack.eq(attack)
         if killer is None:
             m.d.sync += frame.first.eq(0)
             self._ring_start(m)
             return
         with m.If(evade):
             m.d.sync += frame.first.eq(0)
-            self._go_to_slot(m, Mux(own_valid, 0, 2), own, attack)
+            if self.evasions:
+                self._go_to_slot(m, Mux(own_valid, 0, 2), own, attack)
         with m.Else():
             m.d.sync += frame.first.eq(self._has_killer[killer])
             with m.If(self._has_killer[killer]):
@@ -347,13 +364,16 @@ class MoveSearch(wiring.Component):
         (whose side may have an attack from before the search)."""
         frame, ply, stack = self._frame, self._ply, self._stack
         made, horizon = self._makes_mine, self._horizon
-        deeper = (ply < horizon) | (made & (ply < horizon + self.extension))
+        if self.evasions:
+            deeper = (ply < horizon) | (made & (ply < horizon + self.extension))
+            child = (~deeper, made, self._made_at, made & deeper & (ply >= 2),
+                     frame.attacked, frame.attack)
+        else:
+            child = (ply >= horizon, 0, None, 0, 0, None)
         m.d.sync += [stack[ply - 1].eq(frame), stack[ply - 1].tried_first.eq(tried_first),
                      ply.eq(ply + 1)]
         self._new_frame(m, -frame.beta, -Mux(frame.alpha > frame.best, frame.alpha, frame.best),
-                        killer=ply - 1,
-                        child=(~deeper, made, self._made_at, made & deeper & (ply >= 2),
-                               frame.attacked, frame.attack))
+                        killer=ply - 1, child=child)
 
     def _pop(self, m, child):
         """Back to the parent ply with the value ``child`` of its move for the child's

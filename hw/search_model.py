@@ -240,19 +240,22 @@ class _OutOfBudget(Exception):
 class SearchModel:
     """The search: ``depth`` plies of negamax (at least 1), ``max_trials`` trials at most (None: no
     limit), ``window`` the array's (width, height) or None for an unbounded one, ``extension``
-    plies that attacks may extend it by. The array needs ``depth + 1 + extension`` trial
-    levels."""
+    plies that attacks may extend it by; without ``evasions`` the search ignores attacks (no
+    evasion nodes, no extension: the iCE40 boards' search). The array needs ``depth + 1 +
+    extension`` trial levels."""
 
     def __init__(self, max_trials=None, window=None, depth=DEFAULT_DEPTH,
-                 extension=DEFAULT_EXTENSION):
+                 extension=DEFAULT_EXTENSION, evasions=True):
         if max_trials is not None and max_trials < 1:
             raise ValueError("the trial limit is at least one trial")
         if depth < 1:
             raise ValueError("the search is at least one ply deep")
         if extension < 0:
             raise ValueError("the extension is at least 0 plies")
+        if extension and not evasions:
+            raise ValueError("an extension needs the evasions (extension=0 without them)")
         self.max_trials, self.window, self.depth = max_trials, window, depth
-        self.extension = extension
+        self.extension, self.evasions = extension, evasions
         self._window = None
         self._depth = depth      # the iteration's depth
         self.trials = 0
@@ -350,7 +353,8 @@ class SearchModel:
             result = self._result(position, mover)
             if result:
                 return result * (WIN - ply)
-            attack = threat_pair(position, move[0], mover, self._window)
+            attack = (threat_pair(position, move[0], mover, self._window) if self.evasions
+                      else None)
             deeper = ply < self._depth or (attack is not None and
                                            ply < self._depth + self.extension)
             if not deeper:

@@ -15,6 +15,7 @@ from amaranth.lib.wiring import In, Out
 from fpgatrax.hw.array import TileArray
 from fpgatrax.hw.array_port import ArrayMux, ArrayPort
 from fpgatrax.hw.search import MoveSearch
+from fpgatrax.hw.search_model import DEFAULT_EXTENSION
 
 __all__ = ["SearchHarness"]
 
@@ -23,10 +24,13 @@ PASSED = ("start", "colour", "busy", "done", "found", "win", "move", "trials")
 
 
 class SearchHarness(wiring.Component):
-    def __init__(self, width, height, *, depth, max_trials=0, variant="standard"):
+    def __init__(self, width, height, *, depth, evasions=True, extension=None, max_trials=0,
+                 variant="standard"):
         self.width, self.height = width, height
-        self._search = MoveSearch(width, height, depth=depth, max_trials=max_trials,
-                                  variant=variant)
+        self._search = MoveSearch(width, height, depth=depth, evasions=evasions,
+                                  extension=(DEFAULT_EXTENSION if evasions else 0)
+                                  if extension is None else extension,
+                                  max_trials=max_trials, variant=variant)
         super().__init__({
             "load": In(ArrayPort(width, height, self._search.levels)),
             "restart": In(1),

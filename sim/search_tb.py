@@ -8,7 +8,8 @@ the search and compares the chosen move, the win flag and the trial count with
 
 Parameters come from the simulator's environment (set by ``tests/hw/test_search.py``):
 ``SEARCH_WIDTH``, ``SEARCH_HEIGHT``, ``SEARCH_DEPTH``, ``SEARCH_MAX_TRIALS`` (0: none),
-``SEARCH_VARIANT``, ``SEARCH_POSITIONS``, ``SEARCH_SEED``. The figures (cycles per search, per
+``SEARCH_VARIANT``, ``SEARCH_POSITIONS``, ``SEARCH_SEED`` and ``SEARCH_EVASIONS`` (0 or 1,
+default 1: the search with or without check evasions and their extension). The figures (cycles per search, per
 trial) are printed.
 """
 
@@ -32,10 +33,13 @@ PARAMS = {name: os.environ[f"SEARCH_{name.upper()}"]
           for name in ("width", "height", "depth", "max_trials", "variant", "positions", "seed")}
 WIDTH, HEIGHT, DEPTH = int(PARAMS["width"]), int(PARAMS["height"]), int(PARAMS["depth"])
 MAX_TRIALS = int(PARAMS["max_trials"]) or None
+EVASIONS = os.environ.get("SEARCH_EVASIONS", "1") == "1"
+EXTENSION = DEFAULT_EXTENSION if EVASIONS else 0
 
 
 def model():
-    return SearchModel(MAX_TRIALS, window=(WIDTH, HEIGHT), depth=DEPTH)
+    return SearchModel(MAX_TRIALS, window=(WIDTH, HEIGHT), depth=DEPTH, extension=EXTENSION,
+                       evasions=EVASIONS)
 
 
 def unsigned(handle):
@@ -74,7 +78,7 @@ def positions_from_play(count, seed, variant):
 class Harness:
     def __init__(self, dut):
         self.dut = dut
-        self.layout = command_layout(WIDTH, HEIGHT, DEPTH + 1 + DEFAULT_EXTENSION)
+        self.layout = command_layout(WIDTH, HEIGHT, DEPTH + 1 + EXTENSION)
         self.square = square_layout(WIDTH, HEIGHT)
 
     async def reset(self):

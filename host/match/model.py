@@ -56,6 +56,7 @@ class ModelSettings:
     random_moves: int = 0
     seed: int | None = None
     board: str = "custom"
+    evasions: int = 1          # 0: the search ignores attacks, as on the iCE40 boards
     extension: int = DEFAULT_EXTENSION
 
     @classmethod
@@ -73,7 +74,8 @@ class ModelSettings:
         except BoardError as err:
             raise UserError(f"model: {err}") from None
         return cls(target.depth, target.max_trials, target.width, target.height,
-                   target.clk_freq, board=name, extension=target.extension)
+                   target.clk_freq, board=name, evasions=int(target.evasions),
+                   extension=target.extension)
 
     @property
     def seconds_per_trial(self) -> float:
@@ -81,12 +83,14 @@ class ModelSettings:
 
     def describe(self) -> str:
         trials = f"trial limit {self.max_trials:,}" if self.max_trials else "no trial limit"
-        return (f"{self.board}: depth {self.depth} (+{self.extension} after attacks), {trials}, "
+        attacks = (f"check evasions, +{self.extension} after attacks" if self.evasions
+                   else "no evasions")
+        return (f"{self.board}: depth {self.depth} ({attacks}), {trials}, "
                 f"{self.width}x{self.height} array, {self.clock / 1e6:g} MHz")
 
 
-_INTEGERS = ("depth", "extension", "max_trials", "width", "height", "baud", "random_moves",
-             "seed")
+_INTEGERS = ("depth", "evasions", "extension", "max_trials", "width", "height", "baud",
+             "random_moves", "seed")
 # What a board decides; given all of them, no board is needed.
 _BOARD_FIELDS = {"depth", "max_trials", "width", "height", "clock"}
 
@@ -112,17 +116,25 @@ def parse_settings(argument: str, seed: int | None = None) -> ModelSettings:
             values[name] = float(text) if name == "clock" else int(text)
         except ValueError:
             raise UserError(f"model: {name} must be a number, not {text!r}") from None
-        if values[name] < (0 if name in ("extension", "max_trials", "random_moves", "seed")
-                           else 1):
+        if values[name] < (0 if name in ("evasions", "extension", "max_trials", "random_moves",
+                                         "seed") else 1) or (name == "evasions" and
+                                                             values[name] > 1):
             raise UserError(f"model: {name} {text} is out of range")
     values.setdefault("seed", seed)  # type: ignore[arg-type]
     if board is None and _BOARD_FIELDS <= set(values):     # a board of one's own: no defaults
-        return ModelSettings(**values)  # type: ignore[arg-type]
-    settings = ModelSettings.of_board(board or DEFAULT_BOARD)
-    changed = sorted(set(values) & _BOARD_FIELDS)
-    if changed:
-        values["board"] = f"{settings.board} with {', '.join(changed)} changed"  # type: ignore
-    return replace(settings, **values)  # type: ignore[arg-type]
+        settings = ModelSettings(**values)  # type: ignore[arg-type]
+    else:
+        settings = ModelSettings.of_board(board or DEFAULT_BOARD)
+        changed = sorted(set(values) & (_BOARD_FIELDS | {"evasions", "extension"}))
+        if changed:
+            values["board"] = f"{settings.board} with {', '.join(changed)} changed"  # type: ignore
+        settings = replace(settings, **values)  # type: ignore[arg-type]
+    if not settings.evasions and settings.extension:
+        if "extension" in values:
+            raise UserError("model: an extension needs the evasions (evasions=1, or "
+                            "extension=0)")
+        settings = replace(settings, extension=0)
+    return settings
 
 
 class BoardTimeClock:
@@ -160,7 +172,7 @@ class _ModelBot:
                  spend: Callable[[int], None]) -> None:
         window = (settings.width, settings.height)
         self.model = SearchModel(settings.max_trials or None, window, settings.depth,
-                                 settings.extension)
+                                 settings.extension, bool(settings.evasions))
         self.settings, self.stats, self.spend = settings, stats, spend
         self.rng = random.Random(settings.seed)
 

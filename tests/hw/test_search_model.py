@@ -74,13 +74,13 @@ def test_search_keeps_its_promises(seed):
                 assert not opponent_can_win_after(position, choice.move)
 
 
-def minimax(position, ply, depth, attack=None, own=None, leaf=False):
+def minimax(position, ply, depth, attack=None, own=None, leaf=False, evasions=True):
     """The value of ``position`` for the side to move, by plain negamax over every legal move
     (no pruning, the engine's own move list), with the model's leaf evaluation at the horizon
     (``leaf``: ply ``depth + 1``, or up to ``DEFAULT_EXTENSION`` plies deeper after a move that
     made an attack); elsewhere from ply 3 on only the moves on the squares of ``attack`` (made
     by the move before) and ``own`` (made by the side to move the ply before that) when there
-    is one."""
+    is one. Without ``evasions`` attacks change nothing."""
     me = position.to_move
     moves = position.legal_moves()
     if attack is not None and ply > 2 and not leaf:
@@ -103,29 +103,31 @@ def minimax(position, ply, depth, attack=None, own=None, leaf=False):
         count = {name: min(len(found), MAX_COUNT) for name, found in squares.items()}
         value = count["mine"] - count["theirs"] - THREAT_WEIGHT * count["threats"]
         return max(-LEAF_LIMIT, min(LEAF_LIMIT, value))
-    values = [move_value(position, move, ply, depth, attack) for move in moves]
+    values = [move_value(position, move, ply, depth, attack, evasions) for move in moves]
     return max(values) if values else 0
 
 
-def move_value(position, move, ply, depth, attacked=None):
+def move_value(position, move, ply, depth, attacked=None, evasions=True):
     me = position.to_move
     position.play(move)
     try:
         if position.outcome is not None and position.outcome.winner is not None:
             return WIN - ply if position.outcome.winner == me else ply - WIN
-        made = threat_pair(position, move[0], me)
+        made = threat_pair(position, move[0], me) if evasions else None
         leaf = ply >= depth and (made is None or ply >= depth + DEFAULT_EXTENSION)
-        return -minimax(position, ply + 1, depth, made, attacked, leaf)
+        return -minimax(position, ply + 1, depth, made, attacked, leaf, evasions)
     finally:
         position.undo()
 
 
-# Depth 3 takes a minute or more of brute force: the whole suite runs it, `make test-fast` not.
-@pytest.mark.parametrize("depth,positions", [(1, 24), (2, 10),
-                                             pytest.param(3, 6, marks=pytest.mark.slow)])
-def test_pruned_search_chooses_as_plain_minimax(depth, positions):
+# Depth 3 takes minutes of brute force: the whole suite runs it, `make test-fast` not.
+@pytest.mark.parametrize("depth,positions,evasions", [
+    (1, 24, True), (2, 10, True), (2, 10, False),
+    pytest.param(3, 6, True, marks=pytest.mark.slow)])
+def test_pruned_search_chooses_as_plain_minimax(depth, positions, evasions):
+    extension = DEFAULT_EXTENSION if evasions else 0
     for position in positions_from_play(positions, 11 + depth)[2::2]:
-        choice = SearchModel(depth=depth).choose(position)
+        choice = SearchModel(depth=depth, extension=extension, evasions=evasions).choose(position)
         if choice.reason == "win":
             continue
         legal = position.legal_moves()
@@ -133,7 +135,7 @@ def test_pruned_search_chooses_as_plain_minimax(depth, positions):
         chosen = None
         for iteration in range(1, depth + 1):
             # The previous choice first, then raster order: the first of the highest value.
-            values = {move: move_value(position, move, 1, iteration)
+            values = {move: move_value(position, move, 1, iteration, evasions=evasions)
                       for move in ([chosen] if chosen else []) + order}
             best = max(values.values())
             chosen = next(move for move, value in values.items() if value == best)

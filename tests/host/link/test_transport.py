@@ -215,6 +215,8 @@ def test_function_transport_answers_and_crashes():
     ("model:depth=x", "depth must be a number"),
     ("model:width=0", "out of range"),
     ("model:board=zx81", "unknown board 'zx81'"),
+    ("model:evasions=2", "out of range"),
+    ("model:evasions=0,extension=1", "an extension needs the evasions"),
 ])
 def test_bad_player_specs_are_user_errors(spec, message):
     with pytest.raises(UserError, match=message):

@@ -33,8 +33,11 @@ def test_settings_of_a_board_and_over_it():
     hx8k = board("hx8k")
     settings = parse_settings("board=hx8k")
     assert (settings.depth, settings.max_trials, settings.width, settings.height,
-            settings.clock) == (hx8k.depth, hx8k.max_trials, hx8k.width, hx8k.height,
-                                hx8k.clk_freq)
+            settings.clock, settings.evasions, settings.extension) == (
+        hx8k.depth, hx8k.max_trials, hx8k.width, hx8k.height, hx8k.clk_freq, hx8k.evasions,
+        hx8k.extension)
+    # Without the evasions there is no extension, unless it was asked for (an error).
+    assert parse_settings("evasions=0").extension == 0
     assert parse_settings("").board == "ulx3s-85f"
     changed = parse_settings("board=hx8k,depth=1,width=30,clock=48e6,seed=4")
     assert (changed.depth, changed.width, changed.height, changed.clock, changed.seed) == \
