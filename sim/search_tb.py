@@ -8,9 +8,9 @@ the search and compares the chosen move, the win flag and the trial count with
 
 Parameters come from the simulator's environment (set by ``tests/hw/test_search.py``):
 ``SEARCH_WIDTH``, ``SEARCH_HEIGHT``, ``SEARCH_DEPTH``, ``SEARCH_MAX_TRIALS`` (0: none),
-``SEARCH_VARIANT``, ``SEARCH_POSITIONS``, ``SEARCH_SEED`` and ``SEARCH_EVASIONS`` (0 or 1,
-default 1: the search with or without check evasions and their extension). The figures (cycles per search, per
-trial) are printed.
+``SEARCH_VARIANT``, ``SEARCH_POSITIONS``, ``SEARCH_SEED`` and ``SEARCH_EVASIONS`` (0 or 1, default
+1: the search with or without check evasions and their extension). The figures (cycles per search,
+per trial) are printed.
 """
 
 import os
