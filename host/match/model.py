@@ -12,7 +12,9 @@ Specs (``PLAYER_KINDS["model"]`` in ``players.py``):
 - ``model``: the ULX3S-85F's settings (``DEFAULT_BOARD``);
 - ``model:board=hx8k``: another board's settings (``fpgatrax build --help`` lists the boards);
 - ``model:depth=2,max_trials=20000,width=12,height=12,clock=12e6``: settings given one by one,
-  over the board's (``board=`` may come first).
+  over the board's (``board=`` may come first); ``evasions=0`` is the search without check
+  evasions and attack extensions (as on the iCE40 boards), ``extension=N`` its plies of
+  extension after attacks.
 
 ``random_moves=K`` (default 0) makes the model's first K moves of each game random among the
 moves after which the opponent cannot win at once, drawn with ``seed=S``: two deterministic
