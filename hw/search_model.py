@@ -88,8 +88,9 @@ DEFAULT_DEPTH = 3
 DEFAULT_EXTENSION = 1  # plies an attack made at or beyond the horizon may extend the search
 #: The most cycles one trial of the gateware search takes on average over a whole search, as
 #: measured by ``python -m fpgatrax.host.bench.movetime --measure``, rounded up: for the current
-#: search (killer moves, the leaf's threat passes) the highest was 90.9 (median 74.9). The
-#: boards' trial limits and the ``model`` player's time follow from it.
+#: search (killer moves, every negamax trial with the threat passes, check evasions) the highest
+#: was 95.0 (median 74.3). The boards' trial limits and the ``model`` player's time follow from
+#: it.
 CYCLES_PER_TRIAL = 115
 
 
