@@ -89,15 +89,18 @@ def run_build(args):
 def board_table(targets):
     """The figures of the targets' last builds and their worst-case time per move (the search
     trial limit's bound, see ``boards/build.py``), as a Markdown table."""
-    lines = ["| board | device | variant | array | depth | trial limit | LUT4 | FF | clock | "
+    lines = ["| board | device | variant | array | search | trial limit | LUT4 | FF | clock | "
              "Fmax | worst move | build |",
-             "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+             "|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|"]
     for target in targets:
         f = figures(target)
         luts, ffs, fmax, took = ((f["luts"], f["ffs"], f"{f['fmax_mhz']:.1f} MHz",
                                   f"{f['build_s']} s") if f else ("not built", "", "", ""))
+        search = f"depth {target.depth}"
+        if target.evasions:
+            search += f", evasions, +{target.extension}"
         lines.append(f"| {target.title} | {target.platform.device} | {target.variant} | "
-                     f"{target.width}x{target.height} | {target.depth} | {target.max_trials:,} | "
+                     f"{target.width}x{target.height} | {search} | {target.max_trials:,} | "
                      f"{luts} | {ffs} | {target.clk_freq / 1e6:g} MHz | {fmax} | "
                      f"{target.worst_move_seconds * 1e3:.0f} ms | {took} |")
     return "\n".join(lines)
