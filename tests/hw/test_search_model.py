@@ -120,7 +120,7 @@ def move_value(position, move, ply, depth, attacked=None, evasions=True):
         position.undo()
 
 
-# Depth 3 takes minutes of brute force: the whole suite runs it, `make test-fast` not.
+# Depth 3 takes minutes of brute force (7.5 alone): the whole suite runs it, `make test-fast` not.
 @pytest.mark.parametrize("depth,positions,evasions", [
     (1, 24, True), (2, 10, True), (2, 10, False),
     pytest.param(3, 6, True, marks=pytest.mark.slow)])
