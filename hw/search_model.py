@@ -37,9 +37,9 @@ player's strength can be measured at Python speed and its speed in cycles. The a
      node* (from ply 3 on: at ply 2 the side to move may have an attack from before the
      search, which the search does not know of, so it scans the whole ring): instead of the
      whole ring it tries only the two squares of the attack the side to move made the ply
-     before, if it made one (it may simply win there now), then the two
-     squares of the attack it is under, each square with the symbols ``+ / \\`` that fit (a
-     square in both pairs is tried twice). It has no first move (no killer). A non-evasion
+     before, if it made one (it may simply win there now), then the two squares of the attack
+     it is under, each square with the symbols ``+ / \\`` that fit (a square in both pairs is
+     tried twice). It has no first move (no killer). A non-evasion
      would be refuted at once by the opponent's next move, so this prunes most of the tree
      under attack (a third of real positions) for a few trials.
    - **Attack extensions.** A move at the search's horizon (or up to ``extension - 1`` plies
@@ -198,14 +198,18 @@ def candidates_in_order(position, window=None):
     if not position.tiles:
         origin = key_of(0, 0)
         return [(origin, SYMBOL_TILES["+"][0]), (origin, SYMBOL_TILES["/"][0])]
-    moves = []
-    for key in sorted(position.frontier):
-        if not _inside(key, window):
-            continue
-        fits = FITS[position.frontier[key]]
-        for pair in SYMBOL_TILES.values():
-            moves.extend((key, t) for t in pair if t in fits)
-    return moves
+    return [move for key in sorted(position.frontier) if _inside(key, window)
+            for move in _fitting(position, key)]
+
+
+def _fitting(position, key):
+    """The moves on the empty square ``key`` next to a tile: its fitting tiles, symbols in the
+    order ``+ / \\`` (none if the square is not in the frontier)."""
+    entering = position.frontier.get(key)
+    if entering is None:
+        return []
+    fits = FITS[entering]
+    return [(key, t) for pair in SYMBOL_TILES.values() for t in pair if t in fits]
 
 
 def evasions_in_order(position, attack, own):
@@ -213,15 +217,7 @@ def evasions_in_order(position, attack, own):
     attack the side to move made the ply before, or None), then of ``attack`` (the one it is
     under), each with the symbols ``+ / \\`` that fit there; squares no longer empty are
     skipped, and a square of both pairs comes twice."""
-    moves = []
-    for key in (own or ()) + attack:
-        entering = position.frontier.get(key)
-        if entering is None:
-            continue
-        fits = FITS[entering]
-        for pair in SYMBOL_TILES.values():
-            moves.extend((key, t) for t in pair if t in fits)
-    return moves
+    return [move for key in (own or ()) + attack for move in _fitting(position, key)]
 
 
 @dataclass

@@ -118,9 +118,9 @@ def parse_settings(argument: str, seed: int | None = None) -> ModelSettings:
             values[name] = float(text) if name == "clock" else int(text)
         except ValueError:
             raise UserError(f"model: {name} must be a number, not {text!r}") from None
-        if values[name] < (0 if name in ("evasions", "extension", "max_trials", "random_moves",
-                                         "seed") else 1) or (name == "evasions" and
-                                                             values[name] > 1):
+        lowest = 0 if name in ("evasions", "extension", "max_trials", "random_moves", "seed") else 1
+        highest = 1 if name == "evasions" else float("inf")
+        if not lowest <= values[name] <= highest:
             raise UserError(f"model: {name} {text} is out of range")
     values.setdefault("seed", seed)  # type: ignore[arg-type]
     if board is None and _BOARD_FIELDS <= set(values):     # a board of one's own: no defaults
