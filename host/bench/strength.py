@@ -68,6 +68,8 @@ class Tally:
     seconds: list[float] = field(default_factory=list)    # board time per searched move
     overflows: int = 0
     forfeits: Counter[str] = field(default_factory=Counter)   # the opponent's, by kind
+    ends: Counter[tuple[int, str]] = field(default_factory=Counter)  # (outcome, how)
+    moves: list[int] = field(default_factory=list)        # each game's length in moves
 
 
 def wilson_interval(wins, games, z=1.96):
@@ -99,7 +101,8 @@ def _play_one(job):
         opponent.close()
     outcome = 1 if result.winner is None else (0 if result.winner == colour else 2)
     opponent_forfeit = result.forfeit if outcome == 0 else None
-    return spec, colour, outcome, session.stats, opponent_forfeit
+    return spec, colour, outcome, session.stats, opponent_forfeit, (result.how,
+                                                                     result.move_number)
 
 
 def _parser():
@@ -179,8 +182,11 @@ def main(argv=None):
         played = (pool.imap_unordered(_play_one, [(setup, game) for game in schedule])
                   if pool else (_play_one((setup, game)) for game in schedule))
         progress(0, len(schedule), "")
-        for done, (spec, colour, outcome, stats, forfeit) in enumerate(played, 1):
+        for done, (spec, colour, outcome, stats, forfeit, (how, length)) in enumerate(played,
+                                                                                     1):
             tally = tallies[spec]
+            tally.ends[outcome, how] += 1
+            tally.moves.append(length)
             tally.results[colour][outcome] += 1
             tally.trials += stats.trials
             tally.depths.update(stats.depths)
@@ -225,7 +231,19 @@ def _cost_note(spec, tally, settings: ModelSettings):
             f"{max(tally.seconds, default=0) * 1e3:.0f} ms at {settings.clock / 1e6:g} MHz); "
             f"deepest finished iteration {depths} of {searched} searches (besides "
             f"{tally.depths[0]} wins in one); overflows {tally.overflows}; the opponent's "
-            f"forfeits: {forfeits}")
+            f"forfeits: {forfeits}; {_ends_note(tally)}")
+
+
+def _ends_note(tally):
+    """How the games ended, from the model's side (which of them it lost by line shows what
+    its search is blind to), and how long they were."""
+    ends = "; ".join(
+        f"{('won', 'drew', 'lost')[outcome]} " + ", ".join(
+            f"{n} by {how}" for (kind, how), n in sorted(tally.ends.items()) if kind == outcome)
+        for outcome in (0, 1, 2) if any(kind == outcome for kind, _ in tally.ends))
+    moves = sorted(tally.moves)
+    median = moves[len(moves) // 2] if moves else 0
+    return f"games ended: {ends or 'none'} (median length {median} moves)"
 
 
 def _rate(wins, games):

@@ -2,6 +2,7 @@
 processes play them."""
 
 import math
+import re
 
 import pytest
 
@@ -48,3 +49,18 @@ def test_wilson_interval_closed_forms(games):
     # It narrows as 1 / sqrt(n).
     width = wilson_interval(games // 2, games)
     assert width[1] - width[0] < 2 * 1.96 * math.sqrt(0.25 / games) + 1e-9
+
+
+def test_how_games_ended_adds_up_to_the_table(capsys):
+    main(["--games", "3", "--opponent", "greedy", "--model", "max_trials=1", "--jobs", "1"])
+    out = capsys.readouterr().out
+    note = next(line for line in out.splitlines() if line.startswith("# vs greedy"))
+    ends = re.search(r"games ended: (.*) \(median length (\d+) moves\)", note)
+    counted = {"won": 0, "drew": 0, "lost": 0}
+    for part in ends.group(1).split("; "):
+        outcome, _, hows = part.partition(" ")
+        counted[outcome] = sum(int(n) for n in re.findall(r"(\d+) by \w+", hows))
+    both = next(row.split() for row in out.splitlines() if row.startswith("greedy ")
+                and row.split()[1] == "both")
+    assert [counted["won"], counted["drew"], counted["lost"]] == [int(n) for n in both[3:6]]
+    assert int(ends.group(2)) > 0
