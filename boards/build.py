@@ -42,7 +42,13 @@ from amaranth.lib import io
 from fpgatrax.boards.toolchain import achieved_fmax, cell_counts, does_not_fit, tool
 from fpgatrax.host.rules.variant import VARIANT_NAMES
 from fpgatrax.hw.player import Player
-from fpgatrax.hw.search_model import CYCLES_PER_TRIAL, DEFAULT_DEPTH, DEFAULT_EXTENSION
+from fpgatrax.hw.search_model import (
+    CYCLES_PER_TRIAL,
+    DEFAULT_DEPTH,
+    DEFAULT_EXTENSION,
+    DEFAULT_TSS,
+    tss_trials_for,
+)
 
 __all__ = ["Programmer", "Board", "BoardTop", "BoardError", "BOARD_MODULES", "boards", "board",
            "build", "check_timing", "figures", "program", "STATUS"]
@@ -104,6 +110,7 @@ class Board:
     depth: int = DEFAULT_DEPTH
     evasions: bool = True
     extension: int = DEFAULT_EXTENSION
+    tss: int = DEFAULT_TSS
     leds: tuple = ()
     resources: tuple = ()
 
@@ -136,6 +143,11 @@ class Board:
         return max_trials_for(self.clk_freq)
 
     @property
+    def tss_trials(self):
+        """The trial count at which the threat-space search gives up (``tss_trials_for``)."""
+        return tss_trials_for(self.max_trials, self.tss)
+
+    @property
     def worst_move_seconds(self):
         """An upper bound of the time to answer: the trial limit plus a whole win pass (at most
         three symbols on every square), at :data:`CYCLES_PER_TRIAL`."""
@@ -150,8 +162,8 @@ class BoardTop(Elaboratable):
         self.board = board
         self.player = Player(width=board.width, height=board.height, clk_freq=board.clk_freq,
                              depth=board.depth, evasions=board.evasions,
-                             extension=board.extension,
-                             max_trials=board.max_trials, variant=board.variant)
+                             extension=board.extension, max_trials=board.max_trials,
+                             tss=board.tss, tss_trials=board.tss_trials, variant=board.variant)
 
     def elaborate(self, platform):
         m = Module()

@@ -17,6 +17,7 @@ BOARDS = [Board(
     width=10, height=10, variant="standard", programmer=ICEPROG,
     depth=2,          # a third ply overfilled even the 11×11 player without the threat count
     evasions=False,   # the check evasions with a ply of extension after attacks overfilled
-    extension=0,      # it (7,964 LCs of 7,680)
+    extension=0,      # it (7,964 LCs of 7,680); the threat-space search needs them
+    tss=0,
     leds=(("led", 0), ("led", 1), ("led", 2), ("led", 3)),
 )]

@@ -19,7 +19,8 @@ BOARDS = [Board(
     # depth (with 9×9, even a 1-ply search overfills the UP5K by 1 %). With the leaf's threat
     # count, a third ply overfills it (5,501 of 5,280 LCs); so do the check evasions with a ply
     # of extension after attacks (5,698 LCs), and without it (5,462).
-    width=8, height=8, variant="8x8", depth=2, evasions=False, extension=0, programmer=ICEPROG,
+    width=8, height=8, variant="8x8", depth=2, evasions=False, extension=0, tss=0,
+    programmer=ICEPROG,
     leds=(("led", 1), ("led", 0), ("led", 2), ("led", 3)),
     resources=tuple(ICEBreakerPlatform.break_off_pmod),
 )]

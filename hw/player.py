@@ -74,6 +74,9 @@ class Player(wiring.Component):
         The search's plies of negamax, whether it uses attacks (check evasions), and its plies
         of extension after attacks (``MoveSearch``); the array gets ``depth + 1 + extension``
         trial levels.
+    tss, tss_trials : int
+        Plies of the threat-space search before the negamax (0: none), and the trial count at
+        which it gives up (``MoveSearch``); the array gets ``tss`` levels at least.
     max_trials : int
         The search's trials at most (``MoveSearch``; 0: no limit).
     variant : str
@@ -102,8 +105,8 @@ class Player(wiring.Component):
     """
 
     def __init__(self, *, width, height, clk_freq, baud=19200, depth=DEFAULT_DEPTH,
-                 evasions=True, extension=DEFAULT_EXTENSION, max_trials=0, variant="standard",
-                 team="FT"):
+                 evasions=True, extension=DEFAULT_EXTENSION, max_trials=0, tss=0, tss_trials=0,
+                 variant="standard", team="FT"):
         variant = variant_named(variant)
         limit = variant.span_limit
         if limit is not None and (width < limit or height < limit):
@@ -117,7 +120,8 @@ class Player(wiring.Component):
         self._protocol = Protocol(team=team, col_bits=(width + 1).bit_length(),
                                   row_bits=(height + 1).bit_length())
         self._search = MoveSearch(width, height, depth=depth, evasions=evasions,
-                                  extension=extension, max_trials=max_trials, variant=variant)
+                                  extension=extension, max_trials=max_trials, tss=tss,
+                                  tss_trials=tss_trials, variant=variant)
         self._array = TileArray(width, height, self._search.levels)
         super().__init__({
             "rx": In(1, init=1),

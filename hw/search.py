@@ -15,6 +15,10 @@ short:
   loop) and on which two squares: a node under a fresh attack (from ply 3 on) is an *evasion
   node*, which tries only those squares and those of its own side's last attack; a move at the
   horizon that makes an attack is searched ``extension`` plies deeper;
+- with ``tss`` plies of **threat-space search**, the win pass is followed by a negamax that goes
+  on only with the mover's attacks and the replies to them, on the null window (0, 1): a root
+  move proven to win is played at once; otherwise (or when it reaches ``tss_trials``) the
+  deepening starts;
 - each ply tries one move first: at the root the last iteration's choice, deeper down the
   ply's *killer* (the last move that cut a node off there, or won a leaf); when the trial limit
   runs out, the unfinished iteration's best move so far is played, if it has one.
@@ -59,7 +63,13 @@ from amaranth.lib.wiring import In, Out
 
 from fpgatrax.host.rules.variant import variant_named
 from fpgatrax.hw.array_port import ArrayPort, Op, attack_layout, command_states
-from fpgatrax.hw.search_model import DEFAULT_DEPTH, DEFAULT_EXTENSION, SearchValues
+from fpgatrax.hw.search_model import (
+    DEFAULT_DEPTH,
+    DEFAULT_EXTENSION,
+    SearchValues,
+    check_attack_settings,
+    levels_of,
+)
 from fpgatrax.hw.tiles import Symbol
 
 __all__ = ["MoveSearch", "square_layout", "frame_layout", "TRIAL_BITS"]
@@ -111,6 +121,11 @@ class MoveSearch(wiring.Component):
         (``self.levels``).
     max_trials : int
         The most trials a search makes (0: no limit), which bounds its time.
+    tss, tss_trials : int
+        Plies of the threat-space search before the negamax (0: none; else odd, at least 3:
+        it ends with the mover's ply), and the trial count at which it gives up (below
+        ``max_trials``; 0: at ``max_trials``, a limit only with one). The array needs ``tss``
+        trial levels too.
     variant : str
         ``standard``, ``8x8`` (a trial spanning more than 8 columns or rows is illegal) or
         ``loop`` (lines do not win).
@@ -138,17 +153,18 @@ class MoveSearch(wiring.Component):
     """
 
     def __init__(self, width, height, *, depth=DEFAULT_DEPTH, evasions=True,
-                 extension=DEFAULT_EXTENSION, max_trials=0, variant="standard"):
-        if extension and not evasions:
-            raise ValueError("an extension needs the evasions (extension=0 without them)")
+                 extension=DEFAULT_EXTENSION, max_trials=0, tss=0, tss_trials=0,
+                 variant="standard"):
         if not isinstance(max_trials, int) or not 0 <= max_trials < 1 << TRIAL_BITS:
             raise ValueError(f"max_trials must be a whole number below 2**{TRIAL_BITS} "
                              f"(0: no limit), not {max_trials!r}")
+        check_attack_settings(evasions, extension, max_trials, tss, tss_trials)
         self.values = SearchValues(depth, extension)
         self.width, self.height = width, height
         self.depth, self.max_trials, self.variant = depth, max_trials, variant_named(variant)
         self.evasions, self.extension = evasions, extension
-        self.levels = depth + 1 + extension
+        self.tss, self.tss_trials = tss, (tss_trials or max_trials) if tss else 0
+        self.levels = levels_of(depth, extension, tss)
         super().__init__({
             "start": In(1),
             "colour": In(1),
@@ -163,29 +179,31 @@ class MoveSearch(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        W, H, D, v = self.width, self.height, self.depth, self.values
-        E = self.extension
+        W, H, v = self.width, self.height, self.values
+        P = self.levels                                 # the deepest ply
         square = square_layout(W, H)
 
         self._mover = Signal()
-        self._ply = Signal(range(D + E + 2))            # the ply (and trial level) being scanned
-        self._horizon = Signal(range(1, D + 1))         # the depth of this iteration
+        self._ply = Signal(range(P + 1))                # the ply (and trial level) being scanned
+        # The depth of this iteration (the threat-space search's: its plies).
+        self._horizon = Signal(range(1, max(self.depth, self.tss) + 1))
         self._win_pass = Signal()
+        self._tss = Signal()                            # the threat-space search runs
         self._value = Signal(v.value)                   # the value of the move just searched
         self._best_move = Signal(square)                # this iteration's best root move
         self._best_valid = Signal()
         self._chosen = Signal(square)                   # the last finished iteration's
         self._first_legal = Signal(square)
         self._legal_seen = Signal()
-        # The frame stack: the scanning ply's frame, and the frames of plies 1 … D + E while a
+        # The frame stack: the scanning ply's frame, and the frames of plies 1 … P - 1 while a
         # deeper ply runs (ply k's at index k - 1).
         frame = frame_layout(W, H, v, self.evasions)
         self._frame = Signal(frame)
-        self._stack = Array(Signal(frame, name=f"frame_{k + 1}") for k in range(D + E))
+        self._stack = Array(Signal(frame, name=f"frame_{k + 1}") for k in range(P - 1))
         self._move = self._frame.move
-        # The killers of plies 2 … D + E + 1 (ply k's at index k - 2), and which are set.
-        self._killers = Array(Signal(square, name=f"killer_{k + 2}") for k in range(D + E))
-        self._has_killer = Array(Signal(name=f"has_killer_{k + 2}") for k in range(D + E))
+        # The killers of plies 2 … P (ply k's at index k - 2), and which are set.
+        self._killers = Array(Signal(square, name=f"killer_{k + 2}") for k in range(P - 1))
+        self._has_killer = Array(Signal(name=f"has_killer_{k + 2}") for k in range(P - 1))
         # The leaf's counts of squares, and whether this square has been counted in each.
         self._counts = [Signal(v.count, name=name)
                         for name in ("threats", "mine_near", "theirs_near")]
@@ -252,6 +270,9 @@ class MoveSearch(wiring.Component):
         self._legal = ~flags.illegal & ~too_wide
         self._out_of_trials = ((self.trials >= self.max_trials - 1) if self.max_trials
                                else Const(0, 1))
+        # The threat-space search gives up at its own count (below the search's limit).
+        self._tss_over = ((self._tss & (self.trials >= self.tss_trials - 1)) if self.tss_trials
+                          else Const(0, 1))
         # This ply's first move, met again in raster order: valued already (a leaf looks at it
         # only for a win, so it counts it again as any candidate).
         first_move = Mux(ply == 1, self._chosen.as_value(), self._killers[ply - 2].as_value())
@@ -447,6 +468,9 @@ class MoveSearch(wiring.Component):
                     m.next = "DROP_WIN"
                 with m.Else():
                     m.next = "DROP_NEXT"
+            with m.Elif(self._tss_over):
+                if self.tss:
+                    m.next = "TSS_ABORT"
             with m.Elif(self._out_of_trials):
                 m.next = "ABORT"
             with m.Elif(~self._legal | self._repeat):
@@ -467,9 +491,22 @@ class MoveSearch(wiring.Component):
             with m.Elif(self._theirs):
                 m.d.sync += self._value.eq(ply - win)
                 m.next = "DROP_RESULT"
+            with m.Elif(self._tss_ends(ply)):
+                # The threat-space search goes on only with the mover's attacks (and the
+                # replies to them); any other move proves nothing.
+                m.d.sync += self._value.eq(0)
+                m.next = "DROP_RESULT"
             with m.Else():
                 self._push(m, tried_first)
                 m.next = "SCAN"
+
+    def _tss_ends(self, ply):
+        """In the threat-space search, whether the move just tried (legal, ending nothing) is
+        worth 0 rather than searched deeper: a move at its last ply, or a mover's move that
+        makes no attack (it proves nothing)."""
+        if not self.tss:
+            return Const(0, 1)
+        return self._tss & ((ply == self._horizon) | (ply[0] & ~self._makes_mine))
 
     def _trial_states(self, m):
         """The array commands: the TRY of each candidate, and the DISCARDs after it."""
@@ -491,6 +528,8 @@ class MoveSearch(wiring.Component):
         issue("POP", {"op": Op.DISCARD, "level": ply}, go("RESULT"))
         issue("DROP_WIN", {"op": Op.DISCARD, "level": 1}, go("FINISH"))
         issue("ABORT", {"op": Op.DISCARD, "level": 1}, go("CHOOSE"))
+        if self.tss:
+            issue("TSS_ABORT", {"op": Op.DISCARD, "level": 1}, lambda: self._negamax(m))
 
     # -- values, plies and iterations -----------------------------------------------------------
 
@@ -504,7 +543,9 @@ class MoveSearch(wiring.Component):
                 with m.If(self._ply == 1):
                     m.d.sync += [self._best_move.eq(self._move), self._best_valid.eq(1)]
                 with m.If(value >= frame.beta):
-                    self._remember(m)
+                    # Only the threat-space search cuts the root off (its win): no killer.
+                    with m.If(self._ply != 1 if self.tss else 1):
+                        self._remember(m)
                     m.next = "END"
                 with m.Else():
                     self._advance(m)
@@ -514,14 +555,34 @@ class MoveSearch(wiring.Component):
     def _iteration(self, m, depth, first):
         """Scan the root again, for an iteration ``depth`` plies deep; every iteration but the
         first starts with the last one's choice."""
-        frame = self._frame
-        m.d.sync += [self._horizon.eq(depth), frame.best.eq(-self.values.inf),
-                     self._best_valid.eq(0), frame.first.eq(not first), frame.tried_first.eq(0)]
+        frame, inf = self._frame, self.values.inf
+        m.d.sync += [self._horizon.eq(depth), frame.best.eq(-inf), self._best_valid.eq(0),
+                     frame.first.eq(not first), frame.tried_first.eq(0)]
+        if self.tss:        # the root's window after the threat-space search's
+            m.d.sync += [frame.alpha.eq(-inf), frame.beta.eq(inf)]
         if first:
             self._ring_start(m)
         else:
             m.d.sync += self._move.eq(self._best_move)
         m.next = "SCAN"
+
+    def _threat_space(self, m):
+        """Start the threat-space search: the root's moves on a null window (0, 1), so that
+        the first one proven to win (a value above 0) cuts the root off."""
+        frame = self._frame
+        m.d.sync += [self._tss.eq(1), self._horizon.eq(self.tss), frame.best.eq(-self.values.inf),
+                     frame.alpha.eq(0), frame.beta.eq(1), self._best_valid.eq(0),
+                     frame.first.eq(0), frame.tried_first.eq(0)]
+        self._ring_start(m)
+        m.next = "SCAN"
+
+    def _negamax(self, m):
+        """The threat-space search found no win (or gave up): on to the negamax's deepening."""
+        frame = self._frame
+        m.d.sync += [self._tss.eq(0), self._ply.eq(1), frame.leaf.eq(0)]
+        if self.evasions:
+            m.d.sync += [frame.evade.eq(0), frame.attacked.eq(0)]
+        self._iteration(m, 1, first=True)
 
     def _end_of_ply(self, m):
         """A ply's scan is over (or cut off): the win pass gives way to the negamax, the root
@@ -529,11 +590,20 @@ class MoveSearch(wiring.Component):
         ply, horizon, frame = self._ply, self._horizon, self._frame
         with m.State("END"):
             with m.If(self._win_pass):
-                with m.If(self._legal_seen):               # on to the negamax
+                with m.If(self._legal_seen):               # on to the searches
                     m.d.sync += self._win_pass.eq(0)
-                    self._iteration(m, 1, first=True)
+                    if self.tss:
+                        self._threat_space(m)
+                    else:
+                        self._iteration(m, 1, first=True)
                 with m.Else():
                     m.next = "CHOOSE"
+            with m.Elif(self._tss & (ply == 1) if self.tss else 0):   # the TSS ended
+                with m.If(self._best_valid & (frame.best > 0)):
+                    m.d.sync += [self.move.eq(self._best_move), self.found.eq(1)]
+                    m.next = "FINISH"
+                with m.Else():
+                    self._negamax(m)
             with m.Elif(ply == 1):                         # an iteration has finished
                 m.d.sync += self._chosen.eq(self._best_move)
                 with m.If(horizon == self.depth):

@@ -8,6 +8,7 @@ player's strength can be measured at Python speed and its speed in cycles. The a
    ``+ / \\``. On an empty board they are ``@0+`` then ``@0/``. Raster order does not change when
    the array shifts its contents, so the gateware and the model agree whatever the array offset.
 2. **Win pass.** Every candidate is tried; the first legal one that wins for the mover is played.
+   Then, with a threat-space search (``tss`` plies, see 10), that; then the negamax.
 3. **Negamax, deepening.** Otherwise every candidate is searched 1 ply deep (its own ply), then
    every candidate 2 plies deep, and so on up to ``depth``: each iteration a negamax with
    alpha-beta pruning, each ply on its own trial level of the array. A
@@ -65,6 +66,17 @@ player's strength can be measured at Python speed and its speed in cycles. The a
    (the leftmost tile column at array column ``(width - columns) // 2``, likewise for rows), and
    squares outside the array are never tried. ``window=(width, height)`` makes the model skip
    the same squares; None models an unbounded array.
+10. **Threat-space search.** Forced wins are found far deeper than the negamax reaches by
+    searching only forcing moves: the mover (odd plies) plays only moves that make an attack,
+    the opponent only replies to them. It is the negamax of 3 and 5 with these changes: the
+    root scans its candidates on the window (0, 1); a move that ends the game is valued as
+    there; any other move of the mover that makes no attack, and any move at ply ``tss``, is
+    worth 0 (nothing proven); every other move is searched by the node after it (an evasion
+    node when it made an attack, from ply 3 on), never a leaf scan. The first root move whose
+    value is above 0 (a proven win) is played at once. Without one, or when a trial brings the
+    count to ``tss_trials`` (that trial is not looked at), the negamax starts from its first
+    iteration, its trial count going on from there; the killers stay as the threat-space
+    search left them. The array needs ``tss`` trial levels.
 
 The cost of a choice is counted in trials, exactly as the gateware spends them (each one a TRY
 command that places a tile). ``Choice.trials`` reports it. A draw (in the 8x8 variant, no legal
@@ -78,7 +90,8 @@ from fpgatrax.host.rules.position import DELTA, FITS, SYMBOL_TILES, key_of, tile
 
 __all__ = ["SearchModel", "Choice", "SearchValues", "candidates_in_order", "evasions_in_order",
            "window_of", "threat_pair", "makes_threat", "WIN", "MAX_COUNT", "THREAT_WEIGHT",
-           "LEAF_LIMIT", "DEFAULT_DEPTH", "DEFAULT_EXTENSION", "CYCLES_PER_TRIAL"]
+           "LEAF_LIMIT", "DEFAULT_DEPTH", "DEFAULT_EXTENSION", "DEFAULT_TSS", "CYCLES_PER_TRIAL",
+           "levels_of", "check_attack_settings", "tss_trials_for"]
 
 WIN = 32               # the value of a win at ply 0; |values| never reach WIN + 1
 MAX_COUNT = 15         # the leaf counts squares up to this
@@ -86,12 +99,42 @@ THREAT_WEIGHT = 4      # an opponent's threat outweighs four squares that make a
 LEAF_LIMIT = 20        # |a leaf's value| at most: below any win (WIN - ply) the search can see
 DEFAULT_DEPTH = 3
 DEFAULT_EXTENSION = 1  # plies an attack made at or beyond the horizon may extend the search
+DEFAULT_TSS = 7        # plies of the threat-space search (the boards with the check evasions)
+TSS_SHARE = 4          # the threat-space search gives up at 1/TSS_SHARE of the trial limit
 #: The most cycles one trial of the gateware search takes on average over a whole search, as
 #: measured by ``python -m fpgatrax.host.bench.movetime --measure``, rounded up: for the current
 #: search (killer moves, every negamax trial with the threat passes, check evasions) the highest
 #: was 95.0 (median 74.3). The boards' trial limits and the ``model`` player's time follow from
 #: it.
 CYCLES_PER_TRIAL = 115
+
+
+def levels_of(depth, extension, tss):
+    """The trial levels the array needs: one per ply of the deepest search."""
+    return max(depth + 1 + extension, tss)
+
+
+def tss_trials_for(max_trials, tss):
+    """The trial count at which a board's threat-space search of ``tss`` plies gives up: a
+    ``TSS_SHARE``-th of its trial limit (0 without a limit or a threat-space search)."""
+    return max_trials // TSS_SHARE if tss else 0
+
+
+def check_attack_settings(evasions, extension, max_trials, tss, tss_trials):
+    """Refuse, with a ValueError, settings of the attack searches that do not go together
+    (``max_trials`` and ``tss_trials`` 0 for none)."""
+    if extension < 0:
+        raise ValueError("the extension is at least 0 plies")
+    if extension and not evasions:
+        raise ValueError("an extension needs the evasions (extension=0 without them)")
+    if tss and (not 3 <= tss < WIN // 2 or tss % 2 == 0):
+        raise ValueError(f"the threat-space search is an odd number of plies from 3 to "
+                         f"{WIN // 2 - 1} (it ends with the mover's), or 0 for none, not {tss}")
+    if tss and not evasions:
+        raise ValueError("a threat-space search needs the evasions (tss=0 without them)")
+    if tss_trials < 0 or (tss_trials and max_trials and tss_trials >= max_trials):
+        raise ValueError(f"the threat-space search's trial limit ({tss_trials}) must lie below "
+                         f"the search's ({max_trials})")
 
 
 class SearchValues:
@@ -140,7 +183,7 @@ class SearchValues:
             raise ValueError(f"extension must be a whole number from 0 to {win // 4}, "
                              f"not {extension!r}")
         # The deepest leaf is valued at ply depth + 1 + extension; a win there is the smallest
-        # win the search sees.
+        # win the negamax sees (the threat-space search's values are only compared with 0).
         last = depth + 1 + extension
         if limit >= win - last:
             raise ValueError(f"LEAF_LIMIT ({limit}) must stay below the smallest win a search "
@@ -223,8 +266,9 @@ def evasions_in_order(position, attack, own):
 @dataclass
 class Choice:
     move: tuple          # (key, tile)
-    reason: str          # "win", "best", "unfinished" (the trial limit ran out in an iteration that
-                         # had valued a move) or "first legal" (it ran out before any)
+    reason: str          # "win", "threat" (the threat-space search's proven win), "best",
+                         # "unfinished" (the trial limit ran out in an iteration that had valued
+                         # a move) or "first legal" (it ran out before any)
     value: int           # the chosen move's negamax value (WIN - 1 for a win pass move)
     trials: int          # moves tried (each one a place + resolve + detect on the array)
     depth: int           # plies of the deepest finished iteration (0: none, or the win pass)
@@ -238,21 +282,21 @@ class SearchModel:
     """The search: ``depth`` plies of negamax (at least 1), ``max_trials`` trials at most (None: no
     limit), ``window`` the array's (width, height) or None for an unbounded one, ``extension``
     plies that attacks may extend it by; without ``evasions`` the search ignores attacks (no
-    evasion nodes, no extension: the iCE40 boards' search). The array needs ``depth + 1 +
-    extension`` trial levels."""
+    evasion nodes, no extension: the iCE40 boards' search); ``tss`` plies of threat-space search
+    (0: none) give up at ``tss_trials`` (None: ``max_trials``). The array needs
+    :func:`levels_of` trial levels."""
 
     def __init__(self, max_trials=None, window=None, depth=DEFAULT_DEPTH,
-                 extension=DEFAULT_EXTENSION, evasions=True):
+                 extension=DEFAULT_EXTENSION, evasions=True, tss=0, tss_trials=None):
         if max_trials is not None and max_trials < 1:
             raise ValueError("the trial limit is at least one trial")
         if depth < 1:
             raise ValueError("the search is at least one ply deep")
-        if extension < 0:
-            raise ValueError("the extension is at least 0 plies")
-        if extension and not evasions:
-            raise ValueError("an extension needs the evasions (extension=0 without them)")
+        check_attack_settings(evasions, extension, max_trials or 0, tss, tss_trials or 0)
         self.max_trials, self.window, self.depth = max_trials, window, depth
         self.extension, self.evasions = extension, evasions
+        self.tss, self.tss_trials = tss, tss_trials or max_trials
+        self._limit = max_trials      # the trial count that stops the search running now
         self._window = None
         self._depth = depth      # the iteration's depth
         self.trials = 0
@@ -281,6 +325,11 @@ class SearchModel:
         choice = Choice(first_legal, "first legal", -WIN - 1, self.trials, 0)
         best = None
         self._killers = {}       # ply -> (square, symbol) of its killer
+        self._tss_mode = False
+        if self.tss:
+            won = self._threat_space(position, order)
+            if won is not None:
+                return won
         try:
             for depth in range(1, self.depth + 1):
                 self._depth = depth
@@ -297,11 +346,29 @@ class SearchModel:
             choice.trials = self.trials
         return choice
 
+    def _threat_space(self, position, order):
+        """The threat-space search (see the module docstring): the Choice of the first root
+        move proven to win, or None (no proof, or the search gave up at ``tss_trials``)."""
+        self._tss_mode, self._depth, self._limit = True, self.tss, self.tss_trials
+        best = -WIN - 1
+        try:
+            for move in order:
+                value = self._value(position, move, 1, 0, 1, best, None)
+                if value is not None and value > best:
+                    best = value
+                    if best > 0:
+                        return Choice(move, "threat", best, self.trials, 0)
+        except _OutOfBudget:
+            pass
+        finally:
+            self._tss_mode, self._limit = False, self.max_trials
+        return None
+
     def _trial(self, position, move):
         """Try ``move``: True if it was legal (and is now played), counting the trial."""
         legal = position.push(move)
         self.trials += 1
-        if self.max_trials is not None and self.trials >= self.max_trials:
+        if self._limit is not None and self.trials >= self._limit:
             if legal:
                 position.undo()
             raise _OutOfBudget
@@ -352,6 +419,8 @@ class SearchModel:
                 return result * (WIN - ply)
             attack = (threat_pair(position, move[0], mover, self._window) if self.evasions
                       else None)
+            if self._tss_mode and (ply == self._depth or (ply % 2 and attack is None)):
+                return 0          # only the mover's attacks (and the replies) go on
             deeper = ply < self._depth or (attack is not None and
                                            ply < self._depth + self.extension)
             if not deeper:

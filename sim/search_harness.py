@@ -24,11 +24,13 @@ PASSED = ("start", "colour", "busy", "done", "found", "win", "move", "trials")
 
 
 class SearchHarness(wiring.Component):
-    def __init__(self, width, height, *, depth, evasions=True, max_trials=0, variant="standard"):
+    def __init__(self, width, height, *, depth, evasions=True, max_trials=0, tss=0, tss_trials=0,
+                 variant="standard"):
         self.width, self.height = width, height
         self._search = MoveSearch(width, height, depth=depth, evasions=evasions,
                                   extension=DEFAULT_EXTENSION if evasions else 0,
-                                  max_trials=max_trials, variant=variant)
+                                  max_trials=max_trials, tss=tss, tss_trials=tss_trials,
+                                  variant=variant)
         super().__init__({
             "load": In(ArrayPort(width, height, self._search.levels)),
             "restart": In(1),

@@ -8,9 +8,10 @@ the search and compares the chosen move, the win flag and the trial count with
 
 Parameters come from the simulator's environment (set by ``tests/hw/test_search.py``):
 ``SEARCH_WIDTH``, ``SEARCH_HEIGHT``, ``SEARCH_DEPTH``, ``SEARCH_MAX_TRIALS`` (0: none),
-``SEARCH_VARIANT``, ``SEARCH_POSITIONS``, ``SEARCH_SEED`` and ``SEARCH_EVASIONS`` (0 or 1, default
-1: the search with or without check evasions and their extension). The figures (cycles per search,
-per trial) are printed.
+``SEARCH_VARIANT``, ``SEARCH_POSITIONS``, ``SEARCH_SEED``, ``SEARCH_EVASIONS`` (0 or 1,
+default 1: the search with or without check evasions and their extension) and ``SEARCH_TSS``,
+``SEARCH_TSS_TRIALS`` (the threat-space search's plies and trial limit, default 0: none). The
+figures (cycles per search, per trial) are printed.
 """
 
 import os
@@ -35,11 +36,13 @@ WIDTH, HEIGHT, DEPTH = int(PARAMS["width"]), int(PARAMS["height"]), int(PARAMS["
 MAX_TRIALS = int(PARAMS["max_trials"]) or None
 EVASIONS = os.environ.get("SEARCH_EVASIONS", "1") == "1"
 EXTENSION = DEFAULT_EXTENSION if EVASIONS else 0
+TSS = int(os.environ.get("SEARCH_TSS", "0"))
+TSS_TRIALS = int(os.environ.get("SEARCH_TSS_TRIALS", "0")) or None
 
 
 def model():
     return SearchModel(MAX_TRIALS, window=(WIDTH, HEIGHT), depth=DEPTH, extension=EXTENSION,
-                       evasions=EVASIONS)
+                       evasions=EVASIONS, tss=TSS, tss_trials=TSS_TRIALS)
 
 
 def unsigned(handle):
@@ -153,7 +156,7 @@ async def search_matches_model(dut):
             record = " ".join(moves_text(position))
             raise AssertionError(
                 f"position {index} ({PARAMS['variant']}, {WIDTH}x{HEIGHT}, depth {DEPTH}, "
-                f"max_trials {MAX_TRIALS}): "
+                f"max_trials {MAX_TRIALS}, tss {TSS} to {TSS_TRIALS} trials): "
                 f"gateware {got}, model {want}\nrecord: {record}")
         cycles.append(got["cycles"])
         per_trial.append(got["cycles"] / max(1, got["trials"]))

@@ -99,6 +99,8 @@ def board_table(targets):
         search = f"depth {target.depth}"
         if target.evasions:
             search += f", evasions, +{target.extension}"
+        if target.tss:
+            search += f", TSS {target.tss} to {target.tss_trials:,}"
         lines.append(f"| {target.title} | {target.platform.device} | {target.variant} | "
                      f"{target.width}x{target.height} | {search} | {target.max_trials:,} | "
                      f"{luts} | {ffs} | {target.clk_freq / 1e6:g} MHz | {fmax} | "

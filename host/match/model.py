@@ -13,8 +13,9 @@ Specs (``PLAYER_KINDS["model"]`` in ``players.py``):
 - ``model:board=hx8k``: another board's settings (``fpgatrax build --help`` lists the boards);
 - ``model:depth=2,max_trials=20000,width=12,height=12,clock=12e6``: settings given one by one,
   over the board's (``board=`` may come first); ``evasions=0`` is the search without check
-  evasions and attack extensions (as on the iCE40 boards), ``extension=N`` its plies of
-  extension after attacks.
+  evasions, attack extensions and threat-space search (as on the iCE40 boards), ``extension=N``
+  its plies of extension after attacks, ``tss=N`` the plies of its threat-space search (0:
+  none; it gives up at a quarter of the trial limit, ``tss_trials_for``).
 
 ``random_moves=K`` (default 0) makes the model's first K moves of each game random among the
 moves after which the opponent cannot win at once, drawn with ``seed=S``: two deterministic
@@ -33,8 +34,11 @@ from fpgatrax.host.rules.position import Move, Position
 from fpgatrax.hw.search_model import (
     CYCLES_PER_TRIAL,
     DEFAULT_EXTENSION,
+    DEFAULT_TSS,
     SearchModel,
     candidates_in_order,
+    check_attack_settings,
+    tss_trials_for,
     window_of,
 )
 
@@ -60,6 +64,7 @@ class ModelSettings:
     board: str = "custom"
     evasions: int = 1          # 0: the search ignores attacks, as on the iCE40 boards
     extension: int = DEFAULT_EXTENSION
+    tss: int = DEFAULT_TSS     # plies of the threat-space search (0: none)
 
     @classmethod
     def of_board(cls, name: str) -> "ModelSettings":
@@ -77,7 +82,12 @@ class ModelSettings:
             raise UserError(f"model: {err}") from None
         return cls(target.depth, target.max_trials, target.width, target.height,
                    target.clk_freq, board=name, evasions=int(target.evasions),
-                   extension=target.extension)
+                   extension=target.extension, tss=target.tss)
+
+    @property
+    def tss_trials(self) -> int:
+        trials: int = tss_trials_for(self.max_trials, self.tss)
+        return trials
 
     @property
     def seconds_per_trial(self) -> float:
@@ -87,11 +97,14 @@ class ModelSettings:
         trials = f"trial limit {self.max_trials:,}" if self.max_trials else "no trial limit"
         attacks = (f"check evasions, +{self.extension} after attacks" if self.evasions
                    else "no evasions")
+        if self.tss:
+            attacks += (f", {self.tss}-ply threat-space search"
+                        f"{f' up to {self.tss_trials:,} trials' if self.tss_trials else ''}")
         return (f"{self.board}: depth {self.depth} ({attacks}), {trials}, "
                 f"{self.width}x{self.height} array, {self.clock / 1e6:g} MHz")
 
 
-_INTEGERS = ("depth", "evasions", "extension", "max_trials", "width", "height", "baud",
+_INTEGERS = ("depth", "evasions", "extension", "tss", "max_trials", "width", "height", "baud",
              "random_moves", "seed")
 # What a board decides; given all of them, no board is needed.
 _BOARD_FIELDS = {"depth", "max_trials", "width", "height", "clock"}
@@ -118,7 +131,8 @@ def parse_settings(argument: str, seed: int | None = None) -> ModelSettings:
             values[name] = float(text) if name == "clock" else int(text)
         except ValueError:
             raise UserError(f"model: {name} must be a number, not {text!r}") from None
-        lowest = 0 if name in ("evasions", "extension", "max_trials", "random_moves", "seed") else 1
+        lowest = 0 if name in ("evasions", "extension", "tss", "max_trials", "random_moves",
+                               "seed") else 1
         highest = 1 if name == "evasions" else float("inf")
         if not lowest <= values[name] <= highest:
             raise UserError(f"model: {name} {text} is out of range")
@@ -127,15 +141,20 @@ def parse_settings(argument: str, seed: int | None = None) -> ModelSettings:
         settings = ModelSettings(**values)  # type: ignore[arg-type]
     else:
         settings = ModelSettings.of_board(board or DEFAULT_BOARD)
-        changed = sorted(set(values) & (_BOARD_FIELDS | {"evasions", "extension"}))
+        changed = sorted(set(values) & (_BOARD_FIELDS | {"evasions", "extension", "tss"}))
         if changed:
             values["board"] = f"{settings.board} with {', '.join(changed)} changed"  # type: ignore
         settings = replace(settings, **values)  # type: ignore[arg-type]
-    if not settings.evasions and settings.extension:
-        if "extension" in values:
-            raise UserError("model: an extension needs the evasions (evasions=1, or "
-                            "extension=0)")
-        settings = replace(settings, extension=0)
+    if not settings.evasions:
+        for name, what in (("extension", "an extension"), ("tss", "a threat-space search")):
+            if getattr(settings, name) and name in values:
+                raise UserError(f"model: {what} needs the evasions (evasions=1, or {name}=0)")
+        settings = replace(settings, extension=0, tss=0)
+    try:
+        check_attack_settings(settings.evasions, settings.extension, settings.max_trials,
+                              settings.tss, settings.tss_trials)
+    except ValueError as err:
+        raise UserError(f"model: {err}") from None
     return settings
 
 
@@ -174,7 +193,8 @@ class _ModelBot:
                  spend: Callable[[int], None]) -> None:
         window = (settings.width, settings.height)
         self.model = SearchModel(settings.max_trials or None, window, settings.depth,
-                                 settings.extension, bool(settings.evasions))
+                                 settings.extension, bool(settings.evasions), settings.tss,
+                                 settings.tss_trials or None)
         self.settings, self.stats, self.spend = settings, stats, spend
         self.rng = random.Random(settings.seed)
 

@@ -164,3 +164,77 @@ def test_candidate_order_is_raster_then_symbol():
 def test_same_position_same_choice():
     position = positions_from_play(15, 3)[-1]
     assert SearchModel(400, depth=2).choose(position) == SearchModel(400, depth=2).choose(position)
+
+
+def attacker_proves(position, ply, plies, attack=None, own=None):
+    """Whether the side to move (the attacker, at an odd ``ply``) wins by the threat-space
+    search's rules, by plain AND/OR search over the engine's legal moves (see ``proof_by``).
+    Under an ``attack`` from ply 3 on only the squares of it and of ``own`` are played."""
+    return any(proof_by(position, move, ply, plies, attack)
+               for move in _replies(position, ply, attack, own))
+
+
+def proof_by(position, move, ply, plies, attacked=None):
+    """Whether the attacker's ``move`` wins: it wins now, or it makes an attack (before ply
+    ``plies``) after which every reply fails."""
+    me = position.to_move
+    position.play(move)
+    try:
+        outcome = position.outcome
+        if outcome is not None and outcome.winner is not None:
+            return outcome.winner == me
+        made = threat_pair(position, move[0], me)
+        return ply < plies and made is not None and \
+            defender_fails(position, ply + 1, plies, made, attacked)
+    finally:
+        position.undo()
+
+
+def defender_fails(position, ply, plies, attack, own):
+    """Whether every reply of the defender (at least one) loses by those rules."""
+    me = position.to_move
+    replies = _replies(position, ply, attack, own)
+    for move in replies:
+        position.play(move)
+        try:
+            outcome = position.outcome
+            if outcome is not None and outcome.winner is not None:
+                if outcome.winner == me:
+                    return False
+                continue
+            made = threat_pair(position, move[0], me)
+            if not attacker_proves(position, ply + 1, plies, made, attack):
+                return False
+        finally:
+            position.undo()
+    return bool(replies)
+
+
+def _replies(position, ply, attack, own):
+    moves = position.legal_moves()
+    if attack is not None and ply > 2:
+        squares = set(attack) | set(own or ())
+        moves = [move for move in moves if move[0] in squares]
+    return moves
+
+
+def test_threat_space_search_plays_the_first_proven_win():
+    """The threat-space search (5 plies, no trial limit) plays a root move exactly when plain
+    AND/OR search proves one wins, and then the first such move in candidate order; it runs
+    after the win pass and before the negamax, whose choice it leaves alone otherwise."""
+    proofs = 0
+    for position in positions_from_play(24, 21)[3::2]:
+        choice = SearchModel(depth=1, tss=5).choose(position)
+        plain = SearchModel(depth=1).choose(position)
+        if plain.reason == "win":
+            assert choice == plain
+            continue
+        legal = position.legal_moves()
+        proven = next((move for move in candidates_in_order(position)
+                       if move in legal and proof_by(position, move, 1, 5)), None)
+        if proven is None:
+            assert choice.reason != "threat" and choice.move == plain.move
+        else:
+            proofs += 1
+            assert (choice.reason, choice.move) == ("threat", proven)
+    assert proofs >= 2       # the positions hold proofs to find

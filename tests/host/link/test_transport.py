@@ -217,6 +217,9 @@ def test_function_transport_answers_and_crashes():
     ("model:board=zx81", "unknown board 'zx81'"),
     ("model:evasions=2", "out of range"),
     ("model:evasions=0,extension=1", "an extension needs the evasions"),
+    ("model:evasions=0,tss=7", "a threat-space search needs the evasions"),
+    ("model:tss=4", "odd number of plies"),
+    ("model:tss=1", "odd number of plies"),
 ])
 def test_bad_player_specs_are_user_errors(spec, message):
     with pytest.raises(UserError, match=message):

@@ -33,11 +33,15 @@ def test_settings_of_a_board_and_over_it():
     hx8k = board("hx8k")
     settings = parse_settings("board=hx8k")
     assert (settings.depth, settings.max_trials, settings.width, settings.height,
-            settings.clock, settings.evasions, settings.extension) == (
+            settings.clock, settings.evasions, settings.extension, settings.tss) == (
         hx8k.depth, hx8k.max_trials, hx8k.width, hx8k.height, hx8k.clk_freq, hx8k.evasions,
-        hx8k.extension)
-    # Without the evasions there is no extension, unless it was asked for (an error).
-    assert parse_settings("evasions=0").extension == 0
+        hx8k.extension, hx8k.tss)
+    # Without the evasions there is no extension and no threat-space search, unless one was
+    # asked for (an error).
+    assert (parse_settings("evasions=0").extension, parse_settings("evasions=0").tss) == (0, 0)
+    ulx3s = parse_settings("tss=5")
+    assert (ulx3s.tss, ulx3s.tss_trials) == (5, board("ulx3s-85f").max_trials // 4)
+    assert "5-ply threat-space search" in ulx3s.describe()
     assert parse_settings("").board == "ulx3s-85f"
     changed = parse_settings("board=hx8k,depth=1,width=30,clock=48e6,seed=4")
     assert (changed.depth, changed.width, changed.height, changed.clock, changed.seed) == \
@@ -57,7 +61,8 @@ def test_it_plays_the_search_models_moves_in_whole_legal_games():
         replayed = Position()
         for ply, move in enumerate(result.position.moves):
             if ply % 2 == colour:
-                choice = SearchModel(SMALL.max_trials, (16, 16), SMALL.depth).choose(replayed)
+                choice = SearchModel(SMALL.max_trials, (16, 16), SMALL.depth, SMALL.extension,
+                                     True, SMALL.tss, SMALL.tss_trials).choose(replayed)
                 assert choice.move == move
             replayed.play(move)
         assert len(session.stats.trials) > searched
