@@ -230,7 +230,8 @@ def _cost_note(spec, tally, settings: ModelSettings):
             f", max {max(tally.trials, default=0):,} (board time max "
             f"{max(tally.seconds, default=0) * 1e3:.0f} ms at {settings.clock / 1e6:g} MHz); "
             f"deepest finished iteration {depths} of {searched} searches (besides "
-            f"{tally.depths[0]} wins in one); overflows {tally.overflows}; the opponent's "
+            f"{tally.depths[0]} wins found by the win pass or the threat-space search); "
+            f"overflows {tally.overflows}; the opponent's "
             f"forfeits: {forfeits}; {_ends_note(tally)}")
 
 
