@@ -114,7 +114,7 @@ def levels_of(depth, extension, tss):
     return max(depth + 1 + extension, tss)
 
 
-def tss_trials_for(max_trials, tss):
+def tss_trials_for(max_trials: int, tss: int) -> int:
     """The trial count at which a board's threat-space search of ``tss`` plies gives up: a
     ``TSS_SHARE``-th of its trial limit (0 without a limit or a threat-space search)."""
     return max_trials // TSS_SHARE if tss else 0

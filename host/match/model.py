@@ -86,8 +86,7 @@ class ModelSettings:
 
     @property
     def tss_trials(self) -> int:
-        trials: int = tss_trials_for(self.max_trials, self.tss)
-        return trials
+        return tss_trials_for(self.max_trials, self.tss)
 
     @property
     def seconds_per_trial(self) -> float:
