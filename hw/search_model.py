@@ -304,32 +304,11 @@ class SearchModel:
     def choose(self, position):
         """The move the player makes on ``position`` (whose side is to move), or None when no
         legal move fits in the window (the player's overflow)."""
-        mover = position.to_move
-        self._window = None
-        if self.window is not None:
-            self._window = window_of(position, self.window)
-        order = candidates_in_order(position, self._window)
-        self.trials = 0
-        first_legal = None
-        for move in order:                                  # the win pass
-            self.trials += 1
-            if not position.push(move):
-                continue
-            won = self._result(position, mover) > 0
-            position.undo()
-            if won:
-                return Choice(move, "win", WIN - 1, self.trials, 0)
-            first_legal = first_legal or move
-        if first_legal is None:
-            return None
+        order, forced, first_legal = self._forced(position)
+        if forced is not None or first_legal is None:
+            return forced
         choice = Choice(first_legal, "first legal", -WIN - 1, self.trials, 0)
         best = None
-        self._killers = {}       # ply -> (square, symbol) of its killer
-        self._tss_mode = False
-        if self.tss:
-            won = self._threat_space(position, order)
-            if won is not None:
-                return won
         try:
             for depth in range(1, self.depth + 1):
                 self._depth = depth
@@ -345,6 +324,36 @@ class SearchModel:
                 choice = Choice(best, "unfinished", best_value, self.trials, choice.depth)
             choice.trials = self.trials
         return choice
+
+    def proven_win(self, position):
+        """The Choice of a win the side to move can prove, by the win pass or (with ``tss``) the
+        threat-space search, or None: what the search finds before its negamax."""
+        return self._forced(position)[1]
+
+    def _forced(self, position):
+        """The search up to its negamax: the root's candidates, the win pass's or threat-space
+        search's Choice (or None) and the first legal candidate (None: there is none)."""
+        mover = position.to_move
+        self._window = None
+        if self.window is not None:
+            self._window = window_of(position, self.window)
+        order = candidates_in_order(position, self._window)
+        self.trials = 0
+        self._killers = {}       # ply -> (square, symbol) of its killer
+        self._tss_mode = False
+        first_legal = None
+        for move in order:                                  # the win pass
+            self.trials += 1
+            if not position.push(move):
+                continue
+            won = self._result(position, mover) > 0
+            position.undo()
+            if won:
+                return order, Choice(move, "win", WIN - 1, self.trials, 0), move
+            first_legal = first_legal or move
+        if first_legal is None or not self.tss:
+            return order, None, first_legal
+        return order, self._threat_space(position, order), first_legal
 
     def _threat_space(self, position, order):
         """The threat-space search (see the module docstring): the Choice of the first root

@@ -12,8 +12,9 @@ bots have no time limit (alphabeta keeps to its own thinking time); every other 
 ``--time`` per answer, as in a match.
 
 Two deterministic players would play one game forever, so the model's first ``--random-moves``
-moves of each game are drawn at random among those after which the opponent cannot win at once
-(a different draw for every game). Each opponent meets the model ``--games`` times with each
+moves of each game are drawn at random among those after which the opponent proves no win, at
+once or by a short threat-space search (a different draw for every game; see ``random_moves``
+in ``host/match/model.py``). Each opponent meets the model ``--games`` times with each
 colour. The table gives wins, draws and losses from the model's side, the win rate with its 95 %
 interval (Wilson), and for the bots the project's targets; the notes give the trials, the
 finished depth and the board time per move. These are figures to read, not pass marks. Run it
@@ -117,8 +118,9 @@ def _parser():
     parser.add_argument("--games", type=int, metavar="N",
                         help="games per opponent and colour (default 10; 3 with --quick)")
     parser.add_argument("--random-moves", type=int, default=2, metavar="K",
-                        help="the model's first K moves are drawn at random among those that "
-                             "do not let the opponent win at once, so that games differ "
+                        help="the model's first K moves are drawn at random among those after "
+                             "which the opponent proves no win (at once or by a 7-ply "
+                             "threat-space search), so that games differ "
                              "(default 2)")
     parser.add_argument("--time", type=float, default=1.0, metavar="S",
                         help="time limit per answer of an opponent that is not an in-process "
@@ -200,7 +202,7 @@ def main(argv=None):
 
     notes = [
         f"the hardware search (model) with {settings.describe()}; its first "
-        f"{args.random_moves} moves random among those that do not lose at once; "
+        f"{args.random_moves} moves random among those after which the opponent proves no win; "
         f"{games} games per opponent and colour, seed {args.seed}; alphabeta {think:g} s per "
         f"move, other engines {args.time:g} s; {len(schedule)} games in {seconds:.0f} s on "
         f"{jobs} process{'es' if jobs > 1 else ''}",

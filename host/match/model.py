@@ -18,7 +18,8 @@ Specs (``PLAYER_KINDS["model"]`` in ``players.py``):
   none; it gives up at a quarter of the trial limit, ``tss_trials_for``).
 
 ``random_moves=K`` (default 0) makes the model's first K moves of each game random among the
-moves after which the opponent cannot win at once, drawn with ``seed=S``: two deterministic
+moves after which the opponent proves no win (at once, or by a 7-ply threat-space search
+within 20,000 trials: ``SAFE_TSS``, ``SAFE_TRIALS``), drawn with ``seed=S``: two deterministic
 players would otherwise repeat one game forever.
 """
 
@@ -26,7 +27,6 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from fpgatrax.host.bots.basic import lets_opponent_win
 from fpgatrax.host.bots.session import BotSession
 from fpgatrax.host.link.transport import FunctionTransport
 from fpgatrax.host.rules.errors import UserError
@@ -48,6 +48,8 @@ __all__ = ["DEFAULT_BOARD", "ModelSettings", "ModelSession", "BoardTimeClock", "
 DEFAULT_BOARD = "ulx3s-85f"
 # Bits on the serial line per byte: start, 8 data, stop.
 FRAME_BITS = 10
+# A random move is one after which the opponent proves no win by this threat-space search.
+SAFE_TSS, SAFE_TRIALS = 7, 20_000
 
 
 @dataclass(frozen=True)
@@ -196,6 +198,9 @@ class _ModelBot:
                                  settings.tss_trials or None)
         self.settings, self.stats, self.spend = settings, stats, spend
         self.rng = random.Random(settings.seed)
+        # The opponent's search for a win after a random move (on an unbounded board).
+        self._refuter = SearchModel(None, None, 1, DEFAULT_EXTENSION, True, SAFE_TSS,
+                                    SAFE_TRIALS)
 
     def choose(self, position: Position) -> Move:
         if len(position.moves) // 2 < self.settings.random_moves:
@@ -214,17 +219,26 @@ class _ModelBot:
         return chosen
 
     def _random_move(self, position: Position) -> Move | None:
-        """A random legal move inside the array after which the opponent cannot win at once
-        (None if there is none: the search then finds the best of the rest)."""
-        me = position.to_move
+        """A random legal move inside the array that does not lose (see ``_lost_after``), or None if
+        there is none: the search then finds the best of the rest."""
         window = window_of(position, (self.settings.width, self.settings.height))
-        safe = []
-        for move in candidates_in_order(position, window):
-            if position.push(move):
-                position.undo()
-                if not lets_opponent_win(position, move, me):
-                    safe.append(move)
+        safe = [move for move in candidates_in_order(position, window)
+                if position.push(move) and not self._lost_after(position)]
         return self.rng.choice(safe) if safe else None
+
+    def _lost_after(self, position: Position) -> bool:
+        """Whether the move just pushed on ``position`` loses (then takes it back): it completes
+        only the opponent's colour, or the opponent proves a win after it, at once or by a
+        threat-space search of ``SAFE_TSS`` plies within ``SAFE_TRIALS`` trials. A random
+        opening move that merely does not lose at once often hands a forcing engine the game
+        by its fourth move; the bench would then measure the draw, not the search."""
+        try:
+            outcome = position.outcome
+            if outcome is not None:
+                return outcome.winner not in (None, 1 - position.to_move)
+            return self._refuter.proven_win(position) is not None
+        finally:
+            position.undo()
 
 
 class ModelSession(BotSession):

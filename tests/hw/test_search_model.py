@@ -3,12 +3,10 @@ from real play: always legal, a win whenever one exists, never a move that lets 
 at once when another move does not, the same choice and value as plain minimax without pruning,
 and the trial limit honoured."""
 
-import random
-
 import pytest
+from threat_proofs import positions_from_play, proof_by
 
-from fpgatrax.host.bots import make_bot
-from fpgatrax.host.rules.position import Position, tile_symbol
+from fpgatrax.host.rules.position import tile_symbol
 from fpgatrax.hw.search_model import (
     DEFAULT_EXTENSION,
     LEAF_LIMIT,
@@ -38,24 +36,6 @@ def opponent_can_win_after(position, move):
     can = any(wins_for(position, reply, 1 - me) for reply in position.legal_moves())
     position.undo()
     return can
-
-
-def positions_from_play(count, seed):
-    """Positions (the side to move to choose) from games of the search against greedy."""
-    rng = random.Random(seed)
-    found = []
-    while len(found) < count:
-        position, search = Position(), SearchModel(depth=1)
-        bot = make_bot("greedy", seed=rng.randrange(1 << 30))
-        me = rng.randrange(2)
-        while position.outcome is None and len(found) < count:
-            if position.to_move == me:
-                found.append(position.copy())
-                move = search.choose(position).move
-            else:
-                move = bot.choose(position)
-            position.play(move)
-    return found
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -164,58 +144,6 @@ def test_candidate_order_is_raster_then_symbol():
 def test_same_position_same_choice():
     position = positions_from_play(15, 3)[-1]
     assert SearchModel(400, depth=2).choose(position) == SearchModel(400, depth=2).choose(position)
-
-
-def attacker_proves(position, ply, plies, attack=None, own=None):
-    """Whether the side to move (the attacker, at an odd ``ply``) wins by the threat-space
-    search's rules, by plain AND/OR search over the engine's legal moves (see ``proof_by``).
-    Under an ``attack`` from ply 3 on only the squares of it and of ``own`` are played."""
-    return any(proof_by(position, move, ply, plies, attack)
-               for move in _replies(position, ply, attack, own))
-
-
-def proof_by(position, move, ply, plies, attacked=None):
-    """Whether the attacker's ``move`` wins: it wins now, or it makes an attack (before ply
-    ``plies``) after which every reply fails."""
-    me = position.to_move
-    position.play(move)
-    try:
-        outcome = position.outcome
-        if outcome is not None and outcome.winner is not None:
-            return outcome.winner == me
-        made = threat_pair(position, move[0], me)
-        return ply < plies and made is not None and \
-            defender_fails(position, ply + 1, plies, made, attacked)
-    finally:
-        position.undo()
-
-
-def defender_fails(position, ply, plies, attack, own):
-    """Whether every reply of the defender (at least one) loses by those rules."""
-    me = position.to_move
-    replies = _replies(position, ply, attack, own)
-    for move in replies:
-        position.play(move)
-        try:
-            outcome = position.outcome
-            if outcome is not None and outcome.winner is not None:
-                if outcome.winner == me:
-                    return False
-                continue
-            made = threat_pair(position, move[0], me)
-            if not attacker_proves(position, ply + 1, plies, made, attack):
-                return False
-        finally:
-            position.undo()
-    return bool(replies)
-
-
-def _replies(position, ply, attack, own):
-    moves = position.legal_moves()
-    if attack is not None and ply > 2:
-        squares = set(attack) | set(own or ())
-        moves = [move for move in moves if move[0] in squares]
-    return moves
 
 
 def test_threat_space_search_plays_the_first_proven_win():

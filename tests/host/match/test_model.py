@@ -5,12 +5,14 @@ import sys
 from dataclasses import replace
 
 import pytest
+from threat_proofs import attacker_proves, positions_from_play
 
 from fpgatrax.boards.build import board
 from fpgatrax.host.bots import make_bot
 from fpgatrax.host.bots.basic import lets_opponent_win
 from fpgatrax.host.bots.session import BotSession
 from fpgatrax.host.link.transport import FunctionTransport
+from fpgatrax.host.match import model as model_player
 from fpgatrax.host.match.model import ModelSession, ModelSettings, open_model, parse_settings
 from fpgatrax.host.match.players import PlayerOptions, open_player
 from fpgatrax.host.match.referee import play_game
@@ -104,6 +106,28 @@ def test_random_first_moves_differ_by_seed_and_never_lose_at_once():
             if ply % 2 == WHITE:
                 assert not lets_opponent_win(position, move, WHITE)
             position.play(move)
+
+
+def test_a_random_move_is_one_after_which_the_opponent_proves_no_win(monkeypatch):
+    """The bench's random moves are drawn among those ``_lost_after`` keeps, held to plain
+    AND/OR search (3 plies here, no trial limit): a move is lost exactly when it completes only
+    the opponent's colour or the opponent then proves a win."""
+    monkeypatch.setattr(model_player, "SAFE_TSS", 3)
+    monkeypatch.setattr(model_player, "SAFE_TRIALS", None)
+    bot = model_player._ModelBot(SMALL, model_player.SearchStats(), lambda trials: None)
+    verdicts = []
+    for position in positions_from_play(10, 8):
+        me = position.to_move
+        for move in position.legal_moves():
+            position.play(move)
+            outcome = position.outcome
+            expected = (outcome.winner not in (None, me) if outcome is not None
+                        else attacker_proves(position, 1, 3))
+            position.undo()
+            assert position.push(move)
+            assert bot._lost_after(position) == expected, move
+            verdicts.append(expected)
+    assert 0 < sum(verdicts) < len(verdicts)      # both kinds of move were met
 
 
 def test_model_is_a_player_spec_and_a_bot_command():
