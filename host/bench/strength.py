@@ -21,7 +21,8 @@ finished depth and the board time per move. These are figures to read, not pass 
 with ``make bench-strength`` (``OPPONENT=SPEC`` for one opponent, ``ARGS=--quick`` for seconds);
 ``--write docs/measurements.md`` also puts the run's table, with its command, date and
 settings, between the page's markers ``<!-- generated: strength -->`` and ``<!-- end generated:
-strength -->`` (``host/bench/pages.py``).
+strength -->`` (``host/bench/pages.py``); ``--record DIR`` keeps every game's record, to replay
+with ``fpgatrax show``.
 """
 
 import argparse
@@ -40,7 +41,7 @@ from fpgatrax.host.bots import BOTS
 from fpgatrax.host.link.transport import FunctionTransport
 from fpgatrax.host.match.model import ModelSession, ModelSettings, parse_settings
 from fpgatrax.host.match.players import PlayerOptions, open_player
-from fpgatrax.host.match.referee import play_game
+from fpgatrax.host.match.referee import new_record, play_game, record_paths
 from fpgatrax.host.match.tournament import Progress
 from fpgatrax.host.rules.errors import UserError
 from fpgatrax.host.rules.position import RED, WHITE
@@ -88,18 +89,23 @@ def _play_one(job):
     """One game: the model with ``colour`` against ``spec``. Returns the outcome from the model's
     side (0 won, 1 drew, 2 lost), the model's search costs and the opponent's forfeit, if any.
     A process of its own may play it."""
-    (settings, variant, time_limit, think, seed), (spec, colour, number) = job
+    (settings, variant, time_limit, think, seed), (spec, colour, number, path) = job
     session = ModelSession(replace(settings, seed=seed * 1000 + number), variant)
     model = FunctionTransport("model", session.respond)
     model.clock = session.clock
     opponent = open_player(spec, PlayerOptions(variant=variant, seed=seed + number,
                                                think=think, quiet=True))
     players = (model, opponent) if colour == WHITE else (opponent, model)
+    names = (f"model ({settings.board})", spec)
+    writer = (new_record(path, *(names if colour == WHITE else names[::-1]), variant)
+              if path else None)
     try:
-        result = play_game(*players, variant=variant,
+        result = play_game(*players, variant=variant, record=writer,
                            time_limit=NO_LIMIT if spec in BOTS else time_limit)
     finally:
         opponent.close()
+        if writer is not None:
+            writer.close()
     outcome = 1 if result.winner is None else (0 if result.winner == colour else 2)
     opponent_forfeit = result.forfeit if outcome == 0 else None
     return spec, colour, outcome, session.stats, opponent_forfeit, (result.how,
@@ -142,6 +148,9 @@ def _parser():
                              "settings, into PAGE (e.g. docs/measurements.md) between its "
                              "markers '<!-- generated: strength -->' and '<!-- end generated: "
                              "strength -->'")
+    parser.add_argument("--record", metavar="DIR",
+                        help="write each game's record into DIR, to replay with 'fpgatrax "
+                             "show' (e.g. to see how the games were lost)")
     return parser
 
 
@@ -168,6 +177,7 @@ def main(argv=None):
             open_player(spec, PlayerOptions(variant=args.variant, quiet=True, startup=0)).close()
         if args.write:
             check_page(args.write, PAGE_BLOCK)      # before minutes of games, not after
+        record_path = record_paths(args.record)
     except UserError as err:
         parser.exit(1, f"{PROG}: error: {err}\n")
     shared = any(spec.partition(":")[0] not in (*BOTS, "cmd", "model") for spec in opponents)
@@ -175,14 +185,16 @@ def main(argv=None):
 
     schedule = [(spec, colour, number) for spec in opponents for colour in (WHITE, RED)
                 for number in range(games)]
+    paths = [record_path(k) if record_path else None for k in range(1, len(schedule) + 1)]
     setup = (settings, args.variant, args.time, think, args.seed)
     tallies = {spec: Tally() for spec in opponents}
     progress = Progress()
     start = time.perf_counter()
     jobs = min(jobs, len(schedule))
     with (multiprocessing.Pool(jobs) if jobs > 1 else contextlib.nullcontext()) as pool:
-        played = (pool.imap_unordered(_play_one, [(setup, game) for game in schedule])
-                  if pool else (_play_one((setup, game)) for game in schedule))
+        jobs_list = [(setup, (*game, path)) for game, path in zip(schedule, paths, strict=True)]
+        played = (pool.imap_unordered(_play_one, jobs_list) if pool
+                  else (_play_one(job) for job in jobs_list))
         progress(0, len(schedule), "")
         for done, (spec, colour, outcome, stats, forfeit, (how, length)) in enumerate(played,
                                                                                      1):

@@ -2,7 +2,6 @@
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
 from fpgatrax.host.bots import BOTS, make_bot
@@ -10,7 +9,7 @@ from fpgatrax.host.bots.session import BotSession, serve
 from fpgatrax.host.link.transport import TcpTransport
 from fpgatrax.host.match.model import ModelSession, parse_settings
 from fpgatrax.host.match.players import SPEC_HELP, PlayerOptions, open_player
-from fpgatrax.host.match.referee import new_record, play_game
+from fpgatrax.host.match.referee import new_record, play_game, record_paths
 from fpgatrax.host.match.tournament import Progress, format_table, round_robin
 from fpgatrax.host.pictures.svg import render_svg
 from fpgatrax.host.pictures.text import render_text
@@ -143,19 +142,6 @@ def _options(args, index):
                          args.fresh_process, startup=args.startup)
 
 
-def _record_paths(args):
-    """A function giving the record file of game ``number`` for ``--record DIR``, or None."""
-    if not args.record:
-        return None
-    directory = Path(args.record)
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-    except OSError as err:
-        raise UserError(f"cannot create {directory}: {err.strerror}") from None
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    return lambda number: directory / f"{stamp}-{number:03d}.txt"
-
-
 def _game_options(args):
     return dict(variant=args.variant, time_limit=args.time, handshake=args.handshake,
                 max_moves=args.max_moves)
@@ -184,7 +170,7 @@ def _close_all(players):
 def run_match(args):
     if args.white == args.black and args.white.partition(":")[0] not in (*BOTS, "cmd"):
         raise UserError(f"white and black are the same player {args.white!r}")
-    record_path = _record_paths(args)
+    record_path = record_paths(args.record)
     players = _open_all([args.white, args.black], args)
     ansi = sys.stdout.isatty()
     tally = {WHITE: 0, RED: 0, None: 0}
@@ -225,7 +211,7 @@ def run_tournament(args):
         raise UserError("a tournament needs at least two players")
     if len(set(args.players)) != len(args.players):
         raise UserError("each player may be named once")
-    record_path = _record_paths(args)
+    record_path = record_paths(args.record)
     players = _open_all(args.players, args)
     try:
         named = dict(zip(args.players, players, strict=True))

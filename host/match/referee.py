@@ -16,8 +16,10 @@ import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from fpgatrax.host.link.transport import Disconnected, LineTooLong, NoAnswer, Transport
+from fpgatrax.host.rules.errors import UserError
 from fpgatrax.host.rules.notation import NotationError, parse_move
 from fpgatrax.host.rules.position import RED, WHITE, IllegalMove, Outcome, Position
 from fpgatrax.host.rules.record import COLOUR_NAMES, RecordWriter, Replay
@@ -109,6 +111,21 @@ def new_record(path: str | os.PathLike[str], white: str, black: str,
     """A RecordWriter for a game between the players named ``white`` and ``black`` (a player
     spec may hold a '#', which would start a comment in the header line)."""
     return RecordWriter(path, white.replace("#", "_"), black.replace("#", "_"), variant)
+
+
+def record_paths(directory: str | None) -> Callable[[int], Path] | None:
+    """A function giving the record file of game ``number`` in ``directory`` (made if need be;
+    the names start with the time, so that runs do not overwrite each other), or None without
+    a directory."""
+    if not directory:
+        return None
+    folder = Path(directory)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise UserError(f"cannot create {folder}: {err.strerror}") from None
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    return lambda number: folder / f"{stamp}-{number:03d}.txt"
 
 
 def _note(record: RecordWriter | None, text: str) -> None:

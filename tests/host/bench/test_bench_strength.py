@@ -7,6 +7,8 @@ import re
 import pytest
 
 from fpgatrax.host.bench.strength import main, wilson_interval
+from fpgatrax.host.rules.position import RED, WHITE
+from fpgatrax.host.rules.record import read_record, replay
 
 
 def test_benchmark_prints_a_row_per_colour_and_both(capsys):
@@ -64,3 +66,22 @@ def test_how_games_ended_adds_up_to_the_table(capsys):
                 and row.split()[1] == "both")
     assert [counted["won"], counted["drew"], counted["lost"]] == [int(n) for n in both[3:6]]
     assert int(ends.group(2)) > 0
+
+
+def test_records_replay_to_the_tables_results(capsys, tmp_path):
+    main(["--games", "2", "--opponent", "greedy", "--model", "max_trials=300", "--jobs", "1",
+          "--record", str(tmp_path / "games")])
+    out = capsys.readouterr().out
+    records = sorted((tmp_path / "games").iterdir())
+    assert len(records) == 4
+    won = lost = 0
+    for path in records:
+        record = read_record(path)
+        model = WHITE if record.white.startswith("model") else RED
+        assert (record.white, record.black)[1 - model] == "greedy"
+        winner = replay(record).winner
+        won += winner == model
+        lost += winner == 1 - model
+    both = next(row.split() for row in out.splitlines() if row.startswith("greedy ")
+                and row.split()[1] == "both")
+    assert [won, lost] == [int(both[3]), int(both[5])]
