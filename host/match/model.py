@@ -42,7 +42,8 @@ from fpgatrax.hw.search_model import (
     window_of,
 )
 
-__all__ = ["DEFAULT_BOARD", "ModelSettings", "ModelSession", "BoardTimeClock", "open_model"]
+__all__ = ["DEFAULT_BOARD", "ModelSettings", "ModelSession", "BoardTimeClock", "open_model",
+           "proof_search", "loses"]
 
 #: The board whose settings ``model`` plays with: the largest array and the deepest search.
 DEFAULT_BOARD = "ulx3s-85f"
@@ -89,6 +90,13 @@ class ModelSettings:
     @property
     def tss_trials(self) -> int:
         return tss_trials_for(self.max_trials, self.tss)
+
+    def search(self, max_trials: int | None = None) -> SearchModel:
+        """The board's search, with ``max_trials`` instead of its trial limit if given (its
+        threat-space search keeps its share of it)."""
+        limit = self.max_trials if max_trials is None else max_trials
+        return SearchModel(limit or None, (self.width, self.height), self.depth, self.extension,
+                           bool(self.evasions), self.tss, tss_trials_for(limit, self.tss) or None)
 
     @property
     def seconds_per_trial(self) -> float:
@@ -183,6 +191,27 @@ class SearchStats:
     overflows: int = 0
 
 
+def proof_search(plies: int = SAFE_TSS, trials: int | None = SAFE_TRIALS) -> SearchModel:
+    """A search for a win the side to move proves (``SearchModel.proven_win``): at once, or by
+    a threat-space search of ``plies`` plies within ``trials`` trials, on an unbounded board."""
+    return SearchModel(None, None, 1, DEFAULT_EXTENSION, True, plies, trials)
+
+
+def loses(position: Position, refuter: SearchModel) -> bool:
+    """Whether the move just pushed on ``position`` loses for its mover (then takes it back): it
+    completes only the opponent's colour, or the opponent proves a win after it with
+    ``refuter`` (a ``proof_search``). A random opening move that merely does not lose at once
+    often hands a forcing engine the game by its fourth move; the bench would then measure the
+    draw, not the search."""
+    try:
+        outcome = position.outcome
+        if outcome is not None:
+            return outcome.winner not in (None, 1 - position.to_move)
+        return refuter.proven_win(position) is not None
+    finally:
+        position.undo()
+
+
 class _Overflow(Exception):
     """No legal move inside the array: the board stops answering."""
 
@@ -192,15 +221,10 @@ class _ModelBot:
 
     def __init__(self, settings: ModelSettings, stats: SearchStats,
                  spend: Callable[[int], None]) -> None:
-        window = (settings.width, settings.height)
-        self.model = SearchModel(settings.max_trials or None, window, settings.depth,
-                                 settings.extension, bool(settings.evasions), settings.tss,
-                                 settings.tss_trials or None)
+        self.model = settings.search()
         self.settings, self.stats, self.spend = settings, stats, spend
         self.rng = random.Random(settings.seed)
-        # The opponent's search for a win after a random move (on an unbounded board).
-        self._refuter = SearchModel(None, None, 1, DEFAULT_EXTENSION, True, SAFE_TSS,
-                                    SAFE_TRIALS)
+        self._refuter = proof_search()
 
     def choose(self, position: Position) -> Move:
         if len(position.moves) // 2 < self.settings.random_moves:
@@ -219,26 +243,12 @@ class _ModelBot:
         return chosen
 
     def _random_move(self, position: Position) -> Move | None:
-        """A random legal move inside the array that does not lose (see ``_lost_after``), or None if
+        """A random legal move inside the array that does not lose (see ``loses``), or None if
         there is none: the search then finds the best of the rest."""
         window = window_of(position, (self.settings.width, self.settings.height))
         safe = [move for move in candidates_in_order(position, window)
-                if position.push(move) and not self._lost_after(position)]
+                if position.push(move) and not loses(position, self._refuter)]
         return self.rng.choice(safe) if safe else None
-
-    def _lost_after(self, position: Position) -> bool:
-        """Whether the move just pushed on ``position`` loses (then takes it back): it completes
-        only the opponent's colour, or the opponent proves a win after it, at once or by a
-        threat-space search of ``SAFE_TSS`` plies within ``SAFE_TRIALS`` trials. A random
-        opening move that merely does not lose at once often hands a forcing engine the game
-        by its fourth move; the bench would then measure the draw, not the search."""
-        try:
-            outcome = position.outcome
-            if outcome is not None:
-                return outcome.winner not in (None, 1 - position.to_move)
-            return self._refuter.proven_win(position) is not None
-        finally:
-            position.undo()
 
 
 class ModelSession(BotSession):

@@ -12,8 +12,14 @@ from fpgatrax.host.bots import make_bot
 from fpgatrax.host.bots.basic import lets_opponent_win
 from fpgatrax.host.bots.session import BotSession
 from fpgatrax.host.link.transport import FunctionTransport
-from fpgatrax.host.match import model as model_player
-from fpgatrax.host.match.model import ModelSession, ModelSettings, open_model, parse_settings
+from fpgatrax.host.match.model import (
+    ModelSession,
+    ModelSettings,
+    loses,
+    open_model,
+    parse_settings,
+    proof_search,
+)
 from fpgatrax.host.match.players import PlayerOptions, open_player
 from fpgatrax.host.match.referee import play_game
 from fpgatrax.host.rules.notation import parse_move
@@ -108,13 +114,11 @@ def test_random_first_moves_differ_by_seed_and_never_lose_at_once():
             position.play(move)
 
 
-def test_a_random_move_is_one_after_which_the_opponent_proves_no_win(monkeypatch):
-    """The bench's random moves are drawn among those ``_lost_after`` keeps, held to plain
-    AND/OR search (3 plies here, no trial limit): a move is lost exactly when it completes only
-    the opponent's colour or the opponent then proves a win."""
-    monkeypatch.setattr(model_player, "SAFE_TSS", 3)
-    monkeypatch.setattr(model_player, "SAFE_TRIALS", None)
-    bot = model_player._ModelBot(SMALL, model_player.SearchStats(), lambda trials: None)
+def test_a_move_loses_when_the_opponent_then_proves_a_win():
+    """The bench's random moves are drawn among those ``loses`` keeps, held to plain AND/OR
+    search (3 plies here, no trial limit): a move is lost exactly when it completes only the
+    opponent's colour or the opponent then proves a win."""
+    refuter = proof_search(3, None)
     verdicts = []
     for position in positions_from_play(10, 8):
         me = position.to_move
@@ -125,7 +129,7 @@ def test_a_random_move_is_one_after_which_the_opponent_proves_no_win(monkeypatch
                         else attacker_proves(position, 1, 3))
             position.undo()
             assert position.push(move)
-            assert bot._lost_after(position) == expected, move
+            assert loses(position, refuter) == expected, move
             verdicts.append(expected)
     assert 0 < sum(verdicts) < len(verdicts)      # both kinds of move were met
 

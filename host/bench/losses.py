@@ -1,0 +1,156 @@
+"""Where the hardware search lost its games: the move that lost each one, and whether it could
+have held there.
+
+Reads the game records that ``python -m fpgatrax.host.bench.strength --record DIR`` keeps. For
+every game the model lost, it replays the model's moves from its third on and finds the first
+after which the opponent proves a win (at once, or by a threat-space search of ``--plies``
+plies within ``--trials`` trials, as ``loses`` in ``host/match/model.py`` judges the bench's
+random moves). There it counts the model's legal moves that *hold* (after which the opponent
+proves none), and asks whether the board's search, and the same search with ``--budget``
+trials (a board that many times faster), would have played one of them.
+
+A loss with holding moves at that point is a mistake of the search in place; one with none was
+decided earlier, by a forcing sequence longer than the proof search sees. The split says
+whether the search needs a better judgement at its horizon or a longer view of forcing play.
+
+    python -m fpgatrax.host.bench.losses games/          # the records of a bench run
+"""
+
+import argparse
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from fpgatrax.host.match.model import DEFAULT_BOARD, loses, parse_settings, proof_search
+from fpgatrax.host.match.tournament import Progress
+from fpgatrax.host.rules.errors import UserError
+from fpgatrax.host.rules.notation import parse_move
+from fpgatrax.host.rules.position import RED, WHITE, Position
+from fpgatrax.host.rules.record import RecordError, read_record, replay
+from fpgatrax.hw.search_model import candidates_in_order, window_of
+
+__all__ = ["Loss", "first_lost_move"]
+
+PROG = "python -m fpgatrax.host.bench.losses"
+SKIPPED = 2          # the bench's random moves: the model's first two are not the search's
+
+
+@dataclass
+class Loss:
+    """A lost game: the first of the model's moves after which it was lost (its number in the
+    game, from 1), its legal moves there, those that held, and whether each search held."""
+    name: str
+    moves: int
+    lost_at: int | None = None
+    legal: int = 0
+    held: int = 0
+    board_holds: bool = False
+    budget_holds: bool = False
+
+
+def first_lost_move(moves, colour, refuter):
+    """The position before the first move of ``colour`` (from its third on) after which it is
+    lost by ``refuter``'s judgement, and that move's number; (None, None) if there is none."""
+    position = Position()
+    for number, move in enumerate(moves, 1):
+        if position.to_move == colour and number > 2 * SKIPPED:
+            before = position.copy()
+            if position.push(move) and loses(position, refuter):
+                return before, number
+        position.play(move)
+    return None, None
+
+
+def _analyse(name, moves, colour, settings, budget, refuter):
+    loss = Loss(name, len(moves))
+    before, number = first_lost_move(moves, colour, refuter)
+    if before is None:
+        return loss
+    window = window_of(before, (settings.width, settings.height))
+    held = []
+    for move in candidates_in_order(before, window):
+        if before.push(move):
+            loss.legal += 1
+            if not loses(before, refuter):
+                held.append(move)
+    loss.lost_at, loss.held = number, len(held)
+    for search, field in ((settings.search(), "board_holds"),
+                          (settings.search(budget), "budget_holds")):
+        choice = search.choose(before.copy())
+        setattr(loss, field, choice is not None and choice.move in held)
+    return loss
+
+
+def _lost_games(directory):
+    """(name, moves, the model's colour) of every game in ``directory`` that the model lost."""
+    paths = sorted(Path(directory).glob("*.txt"))
+    if not paths:
+        raise UserError(f"no records (*.txt) in {directory}: make them with "
+                        f"python -m fpgatrax.host.bench.strength --record {directory}")
+    for path in paths:
+        try:
+            record = read_record(path)
+            result = replay(record)
+        except RecordError as err:
+            raise UserError(str(err)) from None
+        names = (record.white or "", record.black or "")
+        if not any(name.startswith("model") for name in names):
+            continue
+        colour = WHITE if names[0].startswith("model") else RED
+        if result.winner == 1 - colour and result.how != "forfeit":
+            position = Position(record.variant)
+            moves = []
+            for text, _ in record.moves:
+                moves.append(parse_move(position, text))
+                position.play(moves[-1])
+            yield path.name, moves, colour
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
+    parser.add_argument("records", help="a folder of game records from the strength bench")
+    parser.add_argument("--model", default="", metavar="SETTINGS",
+                        help=f"the board's settings, as in a model: spec (default: the "
+                             f"{DEFAULT_BOARD}'s, as the bench's)")
+    parser.add_argument("--plies", type=int, default=7,
+                        help="plies of the opponent's threat-space search (default 7)")
+    parser.add_argument("--trials", type=int, default=30_000,
+                        help="its trial limit per position (default 30,000)")
+    parser.add_argument("--budget", type=int, default=10,
+                        help="the faster board: this many times the trial limit (default 10)")
+    args = parser.parse_args(argv)
+    try:
+        settings = parse_settings(args.model)
+        if args.plies < 3 or args.plies % 2 == 0 or args.trials < 1 or args.budget < 1:
+            raise UserError("--plies is odd and at least 3; --trials and --budget at least 1")
+        games = list(_lost_games(args.records))
+    except UserError as err:
+        parser.exit(1, f"{PROG}: error: {err}\n")
+    refuter = proof_search(args.plies, args.trials)
+    budget = settings.max_trials * args.budget
+    progress = Progress()
+    losses = []
+    for done, (name, moves, colour) in enumerate(games, 1):
+        progress(done - 1, len(games), name)
+        losses.append(_analyse(name, moves, colour, settings, budget, refuter))
+    progress(len(games), len(games), "")
+    print(f"# {len(losses)} lost games in {args.records}; the model: {settings.describe()}; "
+          f"the opponent's proofs: {args.plies}-ply threat-space search, {args.trials:,} trials")
+    print(f"{'game':28} {'moves':>5} {'lost at':>7} {'held':>9}  board  {args.budget}x trials")
+    for loss in losses:
+        if loss.lost_at is None:
+            print(f"{loss.name:28} {loss.moves:5} {'-':>7}  (no move proven lost)")
+            continue
+        print(f"{loss.name:28} {loss.moves:5} {loss.lost_at:7} {loss.held:4} of {loss.legal:<3}"
+              f"  {'held' if loss.board_holds else 'lost':5}  "
+              f"{'held' if loss.budget_holds else 'lost'}")
+    found = [loss for loss in losses if loss.lost_at is not None]
+    mendable = [loss for loss in found if loss.held]
+    print(f"# {len(found)} of {len(losses)} losses proven at a move; {len(mendable)} of them with "
+          f"moves that held there (the board's search held {sum(x.board_holds for x in found)}, "
+          f"{args.budget}x its trials {sum(x.budget_holds for x in found)}); the rest were "
+          f"decided earlier")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,66 @@
+"""Where the search lost its games: the first lost move, held to plain AND/OR proof search,
+and the report over a strength run's records."""
+
+import pytest
+from threat_proofs import attacker_proves
+
+from fpgatrax.host.bench import losses, strength
+from fpgatrax.host.match.model import proof_search
+from fpgatrax.host.rules.position import Position
+
+
+def lost_by_oracle(position, move):
+    """Whether ``move`` loses for the side to move: only the opponent's colour completed, or the
+    opponent then proves a win within 3 plies."""
+    me = position.to_move
+    position.play(move)
+    try:
+        outcome = position.outcome
+        if outcome is not None:
+            return outcome.winner not in (None, me)
+        return attacker_proves(position, 1, 3)
+    finally:
+        position.undo()
+
+
+@pytest.fixture(scope="module")
+def records(tmp_path_factory):
+    """Records of a weak model (its first legal move) against greedy, which it mostly loses."""
+    folder = tmp_path_factory.mktemp("games")
+    strength.main(["--games", "4", "--opponent", "greedy", "--model", "max_trials=1",
+                   "--jobs", "1", "--record", str(folder)])
+    return folder
+
+
+def test_the_first_lost_move_is_the_first_the_oracle_proves_lost(records):
+    games = list(losses._lost_games(records))
+    assert games
+    found = 0
+    for _, moves, colour in games:
+        before, number = losses.first_lost_move(moves, colour, proof_search(3, None))
+        position = Position()
+        for index, move in enumerate(moves, 1):
+            if position.to_move == colour and index > 2 * losses.SKIPPED:
+                lost = lost_by_oracle(position, move)
+                assert lost == (index == number), index
+                if lost:
+                    assert before.moves == position.moves
+                    found += 1
+                    break
+            position.play(move)
+    assert found
+
+
+def test_report_counts_the_lost_games(records, capsys):
+    lost = len(list(losses._lost_games(records)))
+    losses.main([str(records), "--model", "max_trials=1", "--plies", "3", "--trials", "2000"])
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith(f"# {lost} lost games")
+    assert len(out) == lost + 3
+
+
+def test_an_empty_folder_is_one_line(tmp_path, capsys):
+    with pytest.raises(SystemExit) as exit:
+        losses.main([str(tmp_path)])
+    assert exit.value.code == 1
+    assert len(capsys.readouterr().err.strip().splitlines()) == 1
