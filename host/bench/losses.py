@@ -29,7 +29,7 @@ from fpgatrax.host.rules.position import RED, WHITE, Position
 from fpgatrax.host.rules.record import RecordError, read_record, replay
 from fpgatrax.hw.search_model import candidates_in_order, window_of
 
-__all__ = ["Loss", "first_lost_move"]
+__all__ = ["Loss", "first_lost_move", "record_games"]
 
 PROG = "python -m fpgatrax.host.bench.losses"
 SKIPPED = 2          # the bench's random moves: the model's first two are not the search's
@@ -81,8 +81,9 @@ def _analyse(name, moves, colour, settings, budget, refuter):
     return loss
 
 
-def _lost_games(directory):
-    """(name, moves, the model's colour) of every game in ``directory`` that the model lost."""
+def record_games(directory):
+    """(name, moves, the model's colour, how it ended) of every game record in ``directory``
+    that the model played (the strength bench's ``--record``)."""
     paths = sorted(Path(directory).glob("*.txt"))
     if not paths:
         raise UserError(f"no records (*.txt) in {directory}: make them with "
@@ -96,14 +97,19 @@ def _lost_games(directory):
         names = (record.white or "", record.black or "")
         if not any(name.startswith("model") for name in names):
             continue
-        colour = WHITE if names[0].startswith("model") else RED
+        position = Position(record.variant)
+        moves = []
+        for text, _ in record.moves:
+            moves.append(parse_move(position, text))
+            position.play(moves[-1])
+        yield path.name, moves, WHITE if names[0].startswith("model") else RED, result
+
+
+def _lost_games(directory):
+    """(name, moves, the model's colour) of every game in ``directory`` that the model lost."""
+    for name, moves, colour, result in record_games(directory):
         if result.winner == 1 - colour and result.how != "forfeit":
-            position = Position(record.variant)
-            moves = []
-            for text, _ in record.moves:
-                moves.append(parse_move(position, text))
-                position.play(moves[-1])
-            yield path.name, moves, colour
+            yield name, moves, colour
 
 
 def main(argv=None):
