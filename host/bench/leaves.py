@@ -74,7 +74,7 @@ def main(argv=None):
     search = LeafCounter(None, (settings.width, settings.height), settings.depth,
                          settings.extension, bool(settings.evasions))
     trials = leaves = repeated = searches = 0
-    progress = Progress()
+    progress = Progress(unit="position")
     chosen = positions[::args.every]
     for done, position in enumerate(chosen):
         progress(done, len(chosen), f"{trials:,} trials")

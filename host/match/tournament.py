@@ -133,10 +133,11 @@ def format_table(table: Sequence[Standing]) -> str:
 
 
 class Progress:
-    """A progress bar on a terminal (redrawn in place), one line per step elsewhere."""
+    """A progress bar on a terminal (redrawn in place), one line per step elsewhere, each step
+    a ``unit`` (a game unless told)."""
 
-    def __init__(self, stream: TextIO | None = None, width: int = 30) -> None:
-        self.stream, self.width = stream or sys.stderr, width
+    def __init__(self, stream: TextIO | None = None, width: int = 30, unit: str = "game") -> None:
+        self.stream, self.width, self.unit = stream or sys.stderr, width, unit
         self.tty = self.stream.isatty()
 
     def __call__(self, done: int, total: int, text: str) -> None:
@@ -146,5 +147,5 @@ class Progress:
             end = "\n" if done == total else ""
             self.stream.write(f"\r[{bar}] {done}/{total} {text:<40}{end}")
         elif done < total:
-            self.stream.write(f"game {done + 1}/{total}: {text}\n")
+            self.stream.write(f"{self.unit} {done + 1}/{total}: {text}\n")
         self.stream.flush()
