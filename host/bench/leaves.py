@@ -13,12 +13,11 @@ model was to move, from its third move on):
     python -m fpgatrax.host.bench.leaves games/
 """
 
-import argparse
 import sys
 from dataclasses import replace
 
-from fpgatrax.host.bench.losses import SKIPPED, record_games
-from fpgatrax.host.match.model import DEFAULT_BOARD, parse_settings
+from fpgatrax.host.bench.losses import SKIPPED, record_games, records_parser
+from fpgatrax.host.match.model import parse_settings
 from fpgatrax.host.match.tournament import Progress
 from fpgatrax.host.rules.errors import UserError
 from fpgatrax.host.rules.position import Position
@@ -50,11 +49,7 @@ class LeafCounter(SearchModel):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
-    parser.add_argument("records", help="a folder of game records from the strength bench")
-    parser.add_argument("--model", default="", metavar="SETTINGS",
-                        help=f"the board's settings, as in a model: spec (default: the "
-                             f"{DEFAULT_BOARD}'s)")
+    parser = records_parser(PROG, __doc__)
     parser.add_argument("--every", type=int, default=4,
                         help="search every N-th position of the model's (default 4)")
     args = parser.parse_args(argv)

@@ -29,7 +29,7 @@ from fpgatrax.host.rules.position import RED, WHITE, Position
 from fpgatrax.host.rules.record import RecordError, read_record, replay
 from fpgatrax.hw.search_model import candidates_in_order, window_of
 
-__all__ = ["Loss", "first_lost_move", "record_games"]
+__all__ = ["Loss", "first_lost_move", "record_games", "records_parser"]
 
 PROG = "python -m fpgatrax.host.bench.losses"
 SKIPPED = 2          # the bench's random moves: the model's first two are not the search's
@@ -112,12 +112,19 @@ def _lost_games(directory):
             yield name, moves, colour
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
+def records_parser(prog, doc):
+    """The command line of a tool that reads a strength run's records: the folder, and the
+    board's settings."""
+    parser = argparse.ArgumentParser(prog=prog, description=doc.split("\n\n")[0])
     parser.add_argument("records", help="a folder of game records from the strength bench")
     parser.add_argument("--model", default="", metavar="SETTINGS",
                         help=f"the board's settings, as in a model: spec (default: the "
                              f"{DEFAULT_BOARD}'s, as the bench's)")
+    return parser
+
+
+def main(argv=None):
+    parser = records_parser(PROG, __doc__)
     parser.add_argument("--plies", type=int, default=7,
                         help="plies of the opponent's threat-space search (default 7)")
     parser.add_argument("--trials", type=int, default=30_000,
