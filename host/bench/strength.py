@@ -185,16 +185,16 @@ def main(argv=None):
 
     schedule = [(spec, colour, number) for spec in opponents for colour in (WHITE, RED)
                 for number in range(games)]
-    paths = [record_path(k) if record_path else None for k in range(1, len(schedule) + 1)]
     setup = (settings, args.variant, args.time, think, args.seed)
     tallies = {spec: Tally() for spec in opponents}
     progress = Progress()
     start = time.perf_counter()
     jobs = min(jobs, len(schedule))
     with (multiprocessing.Pool(jobs) if jobs > 1 else contextlib.nullcontext()) as pool:
-        jobs_list = [(setup, (*game, path)) for game, path in zip(schedule, paths, strict=True)]
-        played = (pool.imap_unordered(_play_one, jobs_list) if pool
-                  else (_play_one(job) for job in jobs_list))
+        work = [(setup, (*game, record_path(k) if record_path else None))
+                for k, game in enumerate(schedule, 1)]
+        played = (pool.imap_unordered(_play_one, work) if pool
+                  else (_play_one(job) for job in work))
         progress(0, len(schedule), "")
         for done, (spec, colour, outcome, stats, forfeit, (how, length)) in enumerate(played,
                                                                                      1):
