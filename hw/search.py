@@ -12,9 +12,9 @@ short:
   there, or a value from three counts of squares (the opponent's threats, and the moves that
   leave a loop threat of either colour);
 - every negamax trial reports whether the move made an *attack* (a track one tile from a
-  loop) and on which two squares: a node under a fresh attack (from ply 3 on) is an *evasion
-  node*, which tries only those squares and those of its own side's last attack; a move at the
-  horizon that makes an attack is searched ``extension`` plies deeper;
+  loop) and on which two squares: in a node under a fresh attack (an *evasion node*) a move
+  that leaves both squares empty (two READs tell) is lost at once, without a deeper search; a
+  move at the horizon that makes an attack is searched ``extension`` plies deeper;
 - with ``tss`` plies of **threat-space search**, the win pass is followed by a negamax that goes
   on only with the mover's attacks and the replies to them, on the null window (0, 1): a root
   move proven to win is played at once; otherwise (or when it reaches ``tss_trials``) the
@@ -36,14 +36,13 @@ How the FSM is built
 :meth:`MoveSearch.elaborate` makes the registers and adds the FSM; each piece of the algorithm is
 a method that adds its statements:
 
-- **Candidate enumeration** (``_ring_start``, ``_go_to_slot``, ``_next_square``,
-  ``_next_symbol``): the ring of squares a ply scans needs no storage (an evasion node steps
-  through its four squares instead). Whenever the scan moves on, the array holds just the
+- **Candidate enumeration** (``_ring_start``, ``_next_square``, ``_next_symbol``): the ring
+  of squares a ply scans needs no storage. Whenever the scan moves on, the array holds just the
   ply's position (the move tried last placed nothing, or has been discarded), so the ring
   follows from the array's bounding box: one square wider on every side, within the array.
 - **Frame stack** (``_new_frame``, ``_push``, ``_pop``): one *frame* per ply, the square and
   symbol being tried, the ply's alpha, beta and best value, where it is in its move order,
-  whether it is a leaf scan or an evasion node, and the attack the move before it made.
+  whether it is a leaf scan, and the attack the move before it made (an evasion node).
   Going one ply deeper pushes the frame; coming back pops it and discards the trial level of the
   move just valued, which removes every deeper level with it. Values are small signed numbers
   (a win at ply *k* is worth ``WIN - k``; their shape comes from
@@ -52,7 +51,9 @@ a method that adds its statements:
   the killers.
 - **Leaf counting** (``_count_square``, ``_leaf_value_of``): the three saturating counts of a leaf
   scan and the clamped value they make.
-- **Judging a trial** (``_judge``): what the TRY's flags mean for the ply that made it.
+- **Judging a trial** (``_judge``, ``_evasion_check``, ``_go_on``): what the TRY's flags mean
+  for the ply that made it; in an evasion node, first whether the move filled a square of the
+  attack.
 - **Deepening** (``_idle``, ``_iteration``, ``_end_of_ply``, ``_choose``): the start, a
   ply's end, an iteration's end, and the choice.
 """
@@ -88,9 +89,8 @@ def frame_layout(width, height, values, evasions=True):
     """What one ply of the search keeps while a deeper ply runs: ``first`` while it tries its
     first move (the root's last choice, or the ply's killer), ``tried_first`` once that move
     has been placed (so the raster scan does not value it again), whether it is a ``leaf``
-    scan, the attack the move before it made (``attacked``, with ``attack`` where: an
-    ``evade`` node tries only the squares of that attack and of its parent's, ``slot`` 0 to 3
-    says which; a search without ``evasions`` keeps none of these). ``values`` is the
+    scan, and whether the move before it made an attack (``attacked``: an evasion node) and
+    where (``attack``; a search without ``evasions`` keeps neither). ``values`` is the
     search's :class:`~.search_model.SearchValues`."""
     fields = {
         "move": square_layout(width, height),
@@ -98,8 +98,7 @@ def frame_layout(width, height, values, evasions=True):
         "first": 1, "tried_first": 1, "leaf": 1,
     }
     if evasions:
-        fields.update({"attacked": 1, "attack": attack_layout(width, height), "evade": 1,
-                       "slot": 2})
+        fields.update({"attacked": 1, "attack": attack_layout(width, height)})
     return data.StructLayout(fields)
 
 
@@ -303,31 +302,11 @@ class MoveSearch(wiring.Component):
         move = self._move
         m.d.sync += [move.x.eq(self._x0), move.y.eq(self._y0), move.symbol.eq(Symbol.PLUS)]
 
-    def _go_to_slot(self, m, slot, own, attack):
-        """Scan the square of an evasion node's ``slot`` next, from symbol ``+``: 0 and 1 are
-        the upper or left square of the attack ``own`` (the node's side made it the ply
-        before) and the other, 2 and 3 those of the attack the node is under, ``attack``."""
-        x = Mux(slot[1], attack.x, own.x)
-        y = Mux(slot[1], attack.y, own.y)
-        east = Mux(slot[1], attack.east, own.east)
-        m.d.sync += [self._frame.slot.eq(slot), self._move.symbol.eq(Symbol.PLUS),
-                     self._move.x.eq(x + (slot[0] & east)),
-                     self._move.y.eq(y + (slot[0] & ~east))]
-
     def _next_square(self, m):
-        """On to the next square of the ring or of the evasion node's squares (symbol ``+``),
-        or the ply's end."""
-        move, frame = self._move, self._frame
+        """On to the next square of the ring (symbol ``+``), or the ply's end."""
+        move = self._move
         m.d.sync += [move.symbol.eq(Symbol.PLUS), self._counted.eq(0)]
-        with m.If(frame.evade if self.evasions else 0):
-            if self.evasions:
-                with m.If(frame.slot == 3):
-                    m.next = "END"
-                with m.Else():
-                    own = self._stack[self._ply - 2].attack
-                    self._go_to_slot(m, frame.slot + 1, own, frame.attack)
-                    m.next = "SCAN"
-        with m.Elif(move.x != self._x1):
+        with m.If(move.x != self._x1):
             m.d.sync += move.x.eq(move.x + 1)
             m.next = "SCAN"
         with m.Elif(move.y != self._y1):
@@ -350,47 +329,40 @@ class MoveSearch(wiring.Component):
     def _new_frame(self, m, alpha, beta, killer=None, child=None):
         """Start scanning a ply (on the clock its position is complete in the array), with
         the index of its killer if it has one. A ply below the root gets ``child``: whether it
-        is a leaf scan, whether the move before it made an attack and where, whether it is an
-        evasion node, and the attack its side made the ply before (valid bit, where)."""
+        is a leaf scan, and whether the move before it made an attack (an evasion node) and
+        where."""
         frame = self._frame
         m.d.sync += [frame.alpha.eq(alpha), frame.beta.eq(beta), frame.best.eq(-self.values.inf),
                      frame.tried_first.eq(0), self._counted.eq(0)]
         m.d.sync += [count.eq(0) for count in self._counts]
-        leaf, attacked, attack, evade, own_valid, own = child or (0, 0, None, 0, 0, None)
+        leaf, attacked, attack = child or (0, 0, None)
         m.d.sync += frame.leaf.eq(leaf)
         if self.evasions:
-            m.d.sync += [frame.attacked.eq(attacked), frame.evade.eq(evade), frame.slot.eq(0)]
+            m.d.sync += frame.attacked.eq(attacked)
             if attack is not None:
                 m.d.sync += frame.attack.eq(attack)
         if killer is None:
             m.d.sync += frame.first.eq(0)
             self._ring_start(m)
             return
-        with m.If(evade):
-            m.d.sync += frame.first.eq(0)
-            if self.evasions:
-                self._go_to_slot(m, Mux(own_valid, 0, 2), own, attack)
+        m.d.sync += frame.first.eq(self._has_killer[killer])
+        with m.If(self._has_killer[killer]):
+            m.d.sync += self._move.eq(self._killers[killer])
         with m.Else():
-            m.d.sync += frame.first.eq(self._has_killer[killer])
-            with m.If(self._has_killer[killer]):
-                m.d.sync += self._move.eq(self._killers[killer])
-            with m.Else():
-                self._ring_start(m)
+            self._ring_start(m)
 
     def _push(self, m, tried_first):
         """One ply deeper: keep this ply's frame (with ``tried_first`` as it now stands) and
         start the child's, whose window is (-beta, -max(alpha, best)). The child is a leaf scan
         at the horizon, unless the move made an attack and the extension allows one more ply;
-        it is an evasion node if the move made an attack and it is neither a leaf nor ply 2
-        (whose side may have an attack from before the search)."""
+        it is an evasion node if the move made an attack."""
         frame, ply, stack = self._frame, self._ply, self._stack
         made, horizon = self._makes_mine, self._horizon
         if self.evasions:
             deeper = (ply < horizon) | (made & (ply < horizon + self.extension))
-            child = (~deeper, made, self._made_at, made & deeper & (ply >= 2),
-                     frame.attacked, frame.attack)
+            child = (~deeper, made, self._made_at)
         else:
-            child = (ply >= horizon, 0, None, 0, 0, None)
+            child = (ply >= horizon, 0, None)
         m.d.sync += [stack[ply - 1].eq(frame), stack[ply - 1].tried_first.eq(tried_first),
                      ply.eq(ply + 1)]
         self._new_frame(m, -frame.beta, -Mux(frame.alpha > frame.best, frame.alpha, frame.best),
@@ -491,14 +463,50 @@ class MoveSearch(wiring.Component):
             with m.Elif(self._theirs):
                 m.d.sync += self._value.eq(ply - win)
                 m.next = "DROP_RESULT"
-            with m.Elif(self._tss_ends(ply)):
-                # The threat-space search goes on only with the mover's attacks (and the
-                # replies to them); any other move proves nothing.
-                m.d.sync += self._value.eq(0)
-                m.next = "DROP_RESULT"
+            if self.evasions:
+                with m.Elif(frame.attacked):
+                    m.next = "READ_ATTACK"
             with m.Else():
-                self._push(m, tried_first)
-                m.next = "SCAN"
+                self._go_on(m, tried_first)
+
+    def _evasion_check(self, m):
+        """In an evasion node, after a legal move that ended nothing: READ the attack's two
+        squares; if both are still empty, the move left the attack alone and is lost at the
+        next ply (``ply + 1 - win``), else it goes on as any move."""
+        frame, ply, attack = self._frame, self._ply, self._frame.attack
+        rdata = self.array.rdata
+
+        def first_square():
+            with m.If(rdata != 0):
+                self._go_on(m, frame.tried_first)
+            with m.Else():
+                m.next = "READ_OTHER"
+
+        def other_square():
+            with m.If(rdata != 0):
+                self._go_on(m, frame.tried_first)
+            with m.Else():
+                m.d.sync += self._value.eq(ply + 1 - self.values.win)
+                m.next = "DROP_RESULT"
+
+        command_states(m, self.array, "READ_ATTACK",
+                       {"op": Op.READ, "x": attack.x, "y": attack.y}, first_square)
+        command_states(m, self.array, "READ_OTHER",
+                       {"op": Op.READ, "x": attack.x + attack.east,
+                        "y": attack.y + ~attack.east}, other_square)
+
+    def _go_on(self, m, tried_first):
+        """A legal move that ended nothing (and, in an evasion node, filled a square of the
+        attack): value it 0 if the threat-space search stops there, else search the position
+        after it one ply deeper."""
+        with m.If(self._tss_ends(self._ply)):
+            # The threat-space search goes on only with the mover's attacks (and the
+            # replies to them); any other move proves nothing.
+            m.d.sync += self._value.eq(0)
+            m.next = "DROP_RESULT"
+        with m.Else():
+            self._push(m, tried_first)
+            m.next = "SCAN"
 
     def _tss_ends(self, ply):
         """In the threat-space search, whether the move just tried (legal, ending nothing) is
@@ -522,6 +530,8 @@ class MoveSearch(wiring.Component):
 
         issue("SCAN", {"op": self._try_op, "x": move.x, "y": move.y, "symbol": move.symbol,
                        "level": ply}, lambda: self._judge(m))
+        if self.evasions:
+            self._evasion_check(m)
         issue("DROP_NEXT", {"op": Op.DISCARD, "level": ply}, lambda: self._advance(m))
         # A move that ends the game, or (after POP) whose subtree is searched: value it.
         issue("DROP_RESULT", {"op": Op.DISCARD, "level": ply}, go("RESULT"))
@@ -581,7 +591,7 @@ class MoveSearch(wiring.Component):
         frame = self._frame
         m.d.sync += [self._tss.eq(0), self._ply.eq(1), frame.leaf.eq(0)]
         if self.evasions:
-            m.d.sync += [frame.evade.eq(0), frame.attacked.eq(0)]
+            m.d.sync += frame.attacked.eq(0)
         self._iteration(m, 1, first=True)
 
     def _end_of_ply(self, m):

@@ -31,18 +31,19 @@ player's strength can be measured at Python speed and its speed in cycles. The a
    Only a win ends the scan early (a count cannot: a win later in the scan would outweigh it).
 5. **Attacks.** Every negamax trial also reports whether the placed tile's track of the mover's
    colour now ends in two adjacent squares inside the window (``threat_pair``): an *attack*,
-   one tile from a loop. The squares of an attack are the only places (besides forced play
-   from next to them) where it can be parried:
+   one tile from a loop. A track's ends change only when a tile fills one of those squares, so:
 
-   - **Check evasions.** A node whose opponent's move just made an attack is an *evasion
-     node* (from ply 3 on: at ply 2 the side to move may have an attack from before the
-     search, which the search does not know of, so it scans the whole ring): instead of the
-     whole ring it tries only the two squares of the attack the side to move made the ply
-     before, if it made one (it may simply win there now), then the two squares of the attack
-     it is under, each square with the symbols ``+ / \\`` that fit (a square in both pairs is
-     tried twice). It has no first move (no killer). A non-evasion
-     would be refuted at once by the opponent's next move, so this prunes most of the tree
-     under attack (a third of real positions) for a few trials.
+   - **Check evasions.** In a node whose opponent's move just made an attack (an *evasion
+     node*, from ply 2 on), a legal move that ends nothing and leaves both squares of the
+     attack empty is worth ``ply + 1 - WIN`` at once, lost at the next ply (the opponent
+     closes the loop there), without a deeper search: only the moves that fill a square of
+     the attack, with the tile itself or by its forced play, are searched on, besides the
+     side's own wins, which end the game first. The node tries its candidates as any node
+     does (its killer first), so no parry is missed; after each trial the gateware reads the
+     attack's two squares. A non-evasion is refuted by this one trial instead of a subtree,
+     and a third of real positions are under attack. (The closing tile always fits its
+     square; the value assumes its forced play stays legal too, which a contradiction
+     further along the forced play, or the 8x8 game's bounds, can deny.)
    - **Attack extensions.** A move at the search's horizon (or up to ``extension - 1`` plies
      beyond it) that makes an attack is not valued by a leaf scan at once: its evasion node
      is searched one ply deeper, so that a double attack, which no evasion parries, is seen
@@ -72,7 +73,7 @@ player's strength can be measured at Python speed and its speed in cycles. The a
     root scans its candidates on the window (0, 1); a move that ends the game is valued as
     there; any other move of the mover that makes no attack, and any move at ply ``tss``, is
     worth 0 (nothing proven); every other move is searched by the node after it (an evasion
-    node when it made an attack, from ply 3 on), never a leaf scan. The first root move whose
+    node when it made an attack), never a leaf scan. The first root move whose
     value is above 0 (a proven win) is played at once. Without one, or when a trial brings the
     count to ``tss_trials`` (that trial is not looked at), the negamax starts from its first
     iteration, its trial count going on from there; the killers stay as the threat-space
@@ -88,7 +89,7 @@ from dataclasses import dataclass
 
 from fpgatrax.host.rules.position import DELTA, FITS, SYMBOL_TILES, key_of, tile_symbol, xy_of
 
-__all__ = ["SearchModel", "Choice", "SearchValues", "candidates_in_order", "evasions_in_order",
+__all__ = ["SearchModel", "Choice", "SearchValues", "candidates_in_order",
            "window_of", "threat_pair", "makes_threat", "WIN", "MAX_COUNT", "THREAT_WEIGHT",
            "LEAF_LIMIT", "DEFAULT_DEPTH", "DEFAULT_EXTENSION", "DEFAULT_TSS", "CYCLES_PER_TRIAL",
            "levels_of", "check_attack_settings", "tss_trials_for"]
@@ -255,14 +256,6 @@ def _fitting(position, key):
     return [(key, t) for pair in SYMBOL_TILES.values() for t in pair if t in fits]
 
 
-def evasions_in_order(position, attack, own):
-    """The moves of an evasion node, in the search's order: on the squares of ``own`` (the
-    attack the side to move made the ply before, or None), then of ``attack`` (the one it is
-    under), each with the symbols ``+ / \\`` that fit there; squares no longer empty are
-    skipped, and a square of both pairs comes twice."""
-    return [move for key in (own or ()) + attack for move in _fitting(position, key)]
-
-
 @dataclass
 class Choice:
     move: tuple          # (key, tile)
@@ -426,6 +419,8 @@ class SearchModel:
             result = self._result(position, mover)
             if result:
                 return result * (WIN - ply)
+            if attacked is not None and not any(key in position.tiles for key in attacked):
+                return ply + 1 - WIN      # the attack is left alone: it closes next ply
             attack = (threat_pair(position, move[0], mover, self._window) if self.evasions
                       else None)
             if self._tss_mode and (ply == self._depth or (ply % 2 and attack is None)):
@@ -434,25 +429,19 @@ class SearchModel:
                                            ply < self._depth + self.extension)
             if not deeper:
                 return -self._leaf(position, ply + 1)
-            # The child's window is (-beta, -max(alpha, best)). It is an evasion node if this
-            # move made an attack; the attack this node was under is the child's own.
-            return -self._node(position, ply + 1, -beta, -max(alpha, best), attack, attacked)
+            # The child's window is (-beta, -max(alpha, best)); it is an evasion node if this
+            # move made an attack.
+            return -self._node(position, ply + 1, -beta, -max(alpha, best), attack)
         finally:
             position.undo()
 
-    def _node(self, position, ply, alpha, beta, attack, own):
+    def _node(self, position, ply, alpha, beta, attack):
         """Negamax at ``ply`` (fail-soft): the best value for the side to move, exact if it lies
         inside (alpha, beta). ``attack`` is the attack the move before made (an evasion node),
-        ``own`` the one the side to move made the ply before that (each a pair or None)."""
+        or None."""
         best = -WIN - 1
-        # Not at ply 2: the side to move there may have an attack from before the search,
-        # which only the whole ring finds.
-        if attack is not None and ply > 2:
-            moves = evasions_in_order(position, attack, own)
-        else:
-            candidates = candidates_in_order(position, self._window)
-            moves = self._ordered(position, candidates, self._killer(candidates, ply))
-        for move in moves:
+        candidates = candidates_in_order(position, self._window)
+        for move in self._ordered(position, candidates, self._killer(candidates, ply)):
             value = self._value(position, move, ply, alpha, beta, best, attack)
             if value is None or value <= best:
                 continue

@@ -27,16 +27,13 @@ def positions_from_play(count, seed):
     return found
 
 
-
-def attacker_proves(position, ply, plies, attack=None, own=None):
+def attacker_proves(position, ply, plies):
     """Whether the side to move (the attacker, at an odd ``ply``) wins by the threat-space
-    search's rules, by plain AND/OR search over the engine's legal moves (see ``proof_by``).
-    Under an ``attack`` from ply 3 on only the squares of it and of ``own`` are played."""
-    return any(proof_by(position, move, ply, plies, attack)
-               for move in _replies(position, ply, attack, own))
+    search's rules, by plain AND/OR search over the engine's legal moves (see ``proof_by``)."""
+    return any(proof_by(position, move, ply, plies) for move in position.legal_moves())
 
 
-def proof_by(position, move, ply, plies, attacked=None):
+def proof_by(position, move, ply, plies):
     """Whether the attacker's ``move`` wins: it wins now, or it makes an attack (before ply
     ``plies``) after which every reply fails."""
     me = position.to_move
@@ -47,15 +44,18 @@ def proof_by(position, move, ply, plies, attacked=None):
             return outcome.winner == me
         made = threat_pair(position, move[0], me)
         return ply < plies and made is not None and \
-            defender_fails(position, ply + 1, plies, made, attacked)
+            defender_fails(position, ply + 1, plies, made)
     finally:
         position.undo()
 
 
-def defender_fails(position, ply, plies, attack, own):
-    """Whether every reply of the defender (at least one) loses by those rules."""
+def defender_fails(position, ply, plies, attack):
+    """Whether every legal reply of the defender (at least one) to the ``attack`` loses: it
+    completes only the attacker's colour, or it leaves the attack's squares empty and the
+    attacker then wins at once on one of them (played out, not assumed), or the attacker
+    then proves a win."""
     me = position.to_move
-    replies = _replies(position, ply, attack, own)
+    replies = position.legal_moves()
     for move in replies:
         position.play(move)
         try:
@@ -64,17 +64,23 @@ def defender_fails(position, ply, plies, attack, own):
                 if outcome.winner == me:
                     return False
                 continue
-            made = threat_pair(position, move[0], me)
-            if not attacker_proves(position, ply + 1, plies, made, attack):
+            if not any(key in position.tiles for key in attack) and _wins_on(position, attack):
+                continue
+            if not attacker_proves(position, ply + 1, plies):
                 return False
         finally:
             position.undo()
     return bool(replies)
 
 
-def _replies(position, ply, attack, own):
-    moves = position.legal_moves()
-    if attack is not None and ply > 2:
-        squares = set(attack) | set(own or ())
-        moves = [move for move in moves if move[0] in squares]
-    return moves
+def _wins_on(position, squares):
+    """Whether the side to move has a legal move on one of ``squares`` that wins for it."""
+    me = position.to_move
+    for move in position.legal_moves():
+        if move[0] in squares:
+            position.play(move)
+            outcome = position.outcome
+            position.undo()
+            if outcome is not None and outcome.winner == me:
+                return True
+    return False

@@ -54,18 +54,15 @@ def test_search_keeps_its_promises(seed):
                 assert not opponent_can_win_after(position, choice.move)
 
 
-def minimax(position, ply, depth, attack=None, own=None, leaf=False, evasions=True):
+def minimax(position, ply, depth, attack=None, leaf=False, evasions=True):
     """The value of ``position`` for the side to move, by plain negamax over every legal move
     (no pruning, the engine's own move list), with the model's leaf evaluation at the horizon
     (``leaf``: ply ``depth + 1``, or up to ``DEFAULT_EXTENSION`` plies deeper after a move that
-    made an attack); elsewhere from ply 3 on only the moves on the squares of ``attack`` (made
-    by the move before) and ``own`` (made by the side to move the ply before that) when there
-    is one. Without ``evasions`` attacks change nothing."""
+    made an attack); elsewhere, under an ``attack`` made by the move before, a move that ends
+    nothing and leaves both its squares empty is lost at the next ply. Without ``evasions``
+    attacks change nothing."""
     me = position.to_move
     moves = position.legal_moves()
-    if attack is not None and ply > 2 and not leaf:
-        squares = set(attack) | set(own or ())
-        moves = [move for move in moves if move[0] in squares]
     if leaf:
         squares = {"threats": set(), "mine": set(), "theirs": set()}
         for move in moves:
@@ -93,9 +90,11 @@ def move_value(position, move, ply, depth, attacked=None, evasions=True):
     try:
         if position.outcome is not None and position.outcome.winner is not None:
             return WIN - ply if position.outcome.winner == me else ply - WIN
+        if attacked is not None and not set(attacked) & position.tiles.keys():
+            return ply + 1 - WIN
         made = threat_pair(position, move[0], me) if evasions else None
         leaf = ply >= depth and (made is None or ply >= depth + DEFAULT_EXTENSION)
-        return -minimax(position, ply + 1, depth, made, attacked, leaf, evasions)
+        return -minimax(position, ply + 1, depth, made, leaf, evasions)
     finally:
         position.undo()
 
