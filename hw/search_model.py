@@ -104,9 +104,9 @@ DEFAULT_TSS = 7        # plies of the threat-space search (the boards with the c
 TSS_SHARE = 4          # the threat-space search gives up at 1/TSS_SHARE of the trial limit
 #: The most cycles one trial of the gateware search takes on average over a whole search, as
 #: measured by ``python -m fpgatrax.host.bench.movetime --measure``, rounded up: for the current
-#: search (killer moves, every negamax trial with the threat passes, check evasions) the highest
-#: was 95.0 (median 74.3). The boards' trial limits and the ``model`` player's time follow from
-#: it.
+#: search (killer moves, every negamax trial with the threat passes, check evasions that read
+#: the attack's squares) the highest was 95.0 (median 75.1). The boards' trial limits and the
+#: ``model`` player's time follow from it.
 CYCLES_PER_TRIAL = 115
 
 
