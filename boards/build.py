@@ -98,7 +98,8 @@ class Board:
 
     ``leds`` names the ``(resource, number)`` of the LED for each of :data:`STATUS` in order
     (a board with fewer LEDs shows the first ones); ``resources`` are added to the platform
-    (UART pins or LEDs that amaranth-boards lacks).
+    (UART pins or LEDs that amaranth-boards lacks). ``router`` is nextpnr's router for the
+    board: neither routes every design, so each board names the one that routes it.
     """
     name: str
     title: str
@@ -113,6 +114,7 @@ class Board:
     tss: int = DEFAULT_TSS
     leds: tuple = ()
     resources: tuple = ()
+    router: str = "router1"
 
     def __post_init__(self):
         if self.variant not in VARIANT_NAMES:
@@ -219,10 +221,9 @@ def build(target, log=print):
         BoardTop(target), name=name, do_build=False,
         # The figures come from files: YoWASP Yosys loses its stdout after ABC.
         script_after_synth=f"tee -q -o {name}.stat.json stat -json",
-        # Timing is judged here, against the clock, with a clear message. On ECP5 the newer
-        # router finishes the large arrays (the default one had not routed 32x32 in 11 min).
-        nextpnr_opts=f"--timing-allow-fail --seed {SEED} --report {name}.report.json"
-                     + (" --router router2" if target.platform.device.startswith("LFE5") else ""))
+        # Timing is judged here, against the clock, with a clear message.
+        nextpnr_opts=f"--timing-allow-fail --seed {SEED} --report {name}.report.json "
+                     f"--router {target.router}")
     started = time.monotonic()
     try:
         plan.execute_local(work, env=_environment())

@@ -20,4 +20,5 @@ BOARDS = [Board(
     leds=(("led", 1), ("led", 2), ("led", 3), ("led", 4)),
     resources=tuple(LEDResources(pins={1: "1", 2: "2", 3: "3", 4: "5"}, conn=("j", 1),
                                  attrs=Attrs(IO_TYPE="LVCMOS33"))),
+    router="router2",
 )]
