@@ -6,7 +6,7 @@ and 24×24 left the router congested after 40 and 25 minutes); the LFE5U-25F hol
 still holds every one of the recorded human games (``docs/figures.md``).
 
 nextpnr's router2 routes the 25F, but on the 85F (seeds 1 and 2) its overuse grew again after
-about 40 iterations once the search's sound evasions changed the design a little; router1
+40 to 60 iterations once the search's sound evasions changed the design a little; router1
 routes it in about ten minutes.
 """
 

@@ -476,24 +476,26 @@ class MoveSearch(wiring.Component):
         frame, ply, attack = self._frame, self._ply, self._frame.attack
         rdata = self.array.rdata
 
-        def first_square():
-            with m.If(rdata != 0):
-                self._go_on(m, frame.tried_first)
-            with m.Else():
-                m.next = "READ_OTHER"
+        def read(empty):
+            def then():
+                with m.If(rdata != 0):
+                    self._go_on(m, frame.tried_first)
+                with m.Else():
+                    empty()
+            return then
 
-        def other_square():
-            with m.If(rdata != 0):
-                self._go_on(m, frame.tried_first)
-            with m.Else():
-                m.d.sync += self._value.eq(ply + 1 - self.values.win)
-                m.next = "DROP_RESULT"
+        def read_other():
+            m.next = "READ_OTHER"
+
+        def lost():
+            m.d.sync += self._value.eq(ply + 1 - self.values.win)
+            m.next = "DROP_RESULT"
 
         command_states(m, self.array, "READ_ATTACK",
-                       {"op": Op.READ, "x": attack.x, "y": attack.y}, first_square)
+                       {"op": Op.READ, "x": attack.x, "y": attack.y}, read(read_other))
         command_states(m, self.array, "READ_OTHER",
                        {"op": Op.READ, "x": attack.x + attack.east,
-                        "y": attack.y + ~attack.east}, other_square)
+                        "y": attack.y + ~attack.east}, read(lost))
 
     def _go_on(self, m, tried_first):
         """A legal move that ended nothing (and, in an evasion node, filled a square of the
