@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: install test test-fast lint bench bench-engine bench-bots bench-player
+.PHONY: install test test-fast lint bench bench-engine bench-bots bench-player bench-trials
 
 # The virtual environment, with the project and every extra (gateware, simulation, boards, the
 # test and lint tools) installed editable; redone when pyproject changes.
@@ -42,6 +42,12 @@ bench: bench-engine bench-bots bench-player bench-strength
 # Cycles per move of the gateware player in Verilator, and the time at board clocks (minutes).
 bench-player: $(STAMP)
 	$(PY) -m fpgatrax.host.bench.player
+
+# Trials per second of each board's gateware search (Verilator: cycles per trial, median and
+# 99th percentile) at the board's clock, against the reference engine and the search model in
+# Python on the same positions (ratios); minutes. ARGS='--board hx8k --write docs/measurements.md'.
+bench-trials: $(STAMP)
+	$(PY) -m fpgatrax.host.bench.trials $(ARGS)
 
 # Reference engine speed: perft leaves per second and random-play positions per second.
 bench-engine: $(STAMP)

@@ -7,8 +7,9 @@ LEDs show the player's status, and how it is programmed. Everything else is here
 - :class:`BoardTop` puts the :class:`~fpgatrax.hw.player.Player` on the platform: the UART pins
   (requested raw, ``dir="-"``, with explicit I/O buffers, so a UART resource's other lines stay
   unused), status LEDs, and
-  the board's oscillator as the clock (the platform's default clock domain, with its reset
-  synchroniser and its frequency constraint).
+  the clock: the board's oscillator multiplied by the FPGA's PLL (``boards/pll.py``) to the
+  board's ``clock_mhz``, with its frequency constraint (on the iCEBreaker, the oscillator
+  itself: see ``icebreaker.py``).
 - :func:`build` writes the bitstream: the platform's build plan (``do_build=False``) executed
   locally with the YoWASP tools of this Python environment, so nothing but PyPI packages is
   needed and a machine without a programmer still gets the bitstream. It then reads the figures
@@ -17,10 +18,10 @@ LEDs show the player's status, and how it is programmed. Everything else is here
   otherwise says what to install.
 
 The search's trial limit (trials per move) follows from the clock: as many trials as fit in
-:data:`MOVE_SECONDS` at :data:`CYCLES_PER_TRIAL`, the most cycles per trial measured, so no
-answer can come late (``host/bench/movetime.py`` measures both). Why no PLL: a faster clock would
-buy a deeper search at the cost of timing margin and one more part to go wrong; the oscillator
-is also the only clock the UART's baud divisor has to be exact for.
+:data:`MOVE_SECONDS` at the most cycles per trial measured for its array, so no
+answer can come late (``host/bench/movetime.py`` measures both); so does the UART's baud
+divisor. Each board's ``clock_mhz`` is chosen at most :data:`CLOCK_MARGIN` of the Fmax its
+build reached, so that a small change of the design does not fail timing at once.
 
 Files go under ``build/boards/NAME/``: ``NAME.bin`` (iCE40) or ``NAME.bit`` (ECP5), the Yosys
 log ``NAME.rpt``, the nextpnr log ``NAME.tim`` and ``figures.json``.
@@ -36,9 +37,10 @@ import subprocess
 import time
 
 from amaranth.build.run import LocalBuildProducts
-from amaranth.hdl import Elaboratable, Module
+from amaranth.hdl import ClockDomain, Elaboratable, Module
 from amaranth.lib import io
 
+from fpgatrax.boards.pll import PLLClock, ecp5_pll, ice40_pll
 from fpgatrax.boards.toolchain import achieved_fmax, cell_counts, does_not_fit, tool
 from fpgatrax.host.rules.variant import VARIANT_NAMES
 from fpgatrax.hw.player import Player
@@ -47,6 +49,7 @@ from fpgatrax.hw.search_model import (
     DEFAULT_DEPTH,
     DEFAULT_EXTENSION,
     DEFAULT_TSS,
+    cycles_per_trial,
     tss_trials_for,
 )
 
@@ -67,11 +70,14 @@ SEED = 1
 #: The time a board's search may take: half the protocol's second per move.
 MOVE_SECONDS = 0.5
 
+#: A board's clock is chosen at most this share of the Fmax its build reached.
+CLOCK_MARGIN = 0.9
 
-def max_trials_for(clk_freq):
+
+def max_trials_for(clk_freq, cycles=CYCLES_PER_TRIAL):
     """The search's trial limit (trials per move, in whole thousands) for a clock of
-    ``clk_freq`` Hz."""
-    return int(clk_freq * MOVE_SECONDS / CYCLES_PER_TRIAL) // 1000 * 1000
+    ``clk_freq`` Hz, at ``cycles`` per trial."""
+    return int(clk_freq * MOVE_SECONDS / cycles) // 1000 * 1000
 
 
 class BoardError(Exception):
@@ -100,6 +106,10 @@ class Board:
     (a board with fewer LEDs shows the first ones); ``resources`` are added to the platform
     (UART pins or LEDs that amaranth-boards lacks). ``router`` is nextpnr's router for the
     board: neither routes every design, so each board names the one that routes it.
+    ``both_colours`` gives the array a flag per colour, so that
+    a detection pass follows both at once (fewer cycles per trial, more LUTs per cell).
+    ``clock_mhz`` is the clock the board's PLL is asked for (None: the oscillator clocks the
+    player, no PLL); :attr:`clk_freq` is the one it makes.
     """
     name: str
     title: str
@@ -108,6 +118,7 @@ class Board:
     height: int
     variant: str
     programmer: Programmer
+    clock_mhz: float | None
     depth: int = DEFAULT_DEPTH
     evasions: bool = True
     extension: int = DEFAULT_EXTENSION
@@ -115,6 +126,7 @@ class Board:
     leds: tuple = ()
     resources: tuple = ()
     router: str = "router1"
+    both_colours: bool = False
 
     def __post_init__(self):
         if self.variant not in VARIANT_NAMES:
@@ -136,13 +148,33 @@ class Board:
         return ROOT / self.name / f"{self.name}.{'bin' if self.family == 'ice40' else 'bit'}"
 
     @property
-    def clk_freq(self):
+    def oscillator_hz(self):
         return int(self.platform().default_clk_frequency)
+
+    @property
+    def pll(self):
+        """The :class:`~fpgatrax.boards.pll.PLLSetting` that makes the player's clock, or None
+        when the oscillator clocks it."""
+        if self.clock_mhz is None:
+            return None
+        if self.family == "ice40":
+            return ice40_pll(self.oscillator_hz, self.clock_mhz * 1e6)
+        return ecp5_pll(self.oscillator_hz, self.clock_mhz * 1e6)
+
+    @property
+    def clk_freq(self):
+        """The player's clock in Hz: what the PLL makes of the oscillator."""
+        return self.oscillator_hz if self.pll is None else self.pll.hz
+
+    @property
+    def cycles_per_trial(self):
+        """The most cycles per trial of the board's array (``cycles_per_trial``)."""
+        return cycles_per_trial(self.both_colours)
 
     @property
     def max_trials(self):
         """Trials per move: what :data:`MOVE_SECONDS` affords at the board's clock."""
-        return max_trials_for(self.clk_freq)
+        return max_trials_for(self.clk_freq, self.cycles_per_trial)
 
     @property
     def tss_trials(self):
@@ -152,9 +184,9 @@ class Board:
     @property
     def worst_move_seconds(self):
         """An upper bound of the time to answer: the trial limit plus a whole win pass (at most
-        three symbols on every square), at :data:`CYCLES_PER_TRIAL`."""
+        three symbols on every square), at the array's most cycles per trial."""
         trials = self.max_trials + 3 * self.width * self.height
-        return trials * CYCLES_PER_TRIAL / self.clk_freq
+        return trials * self.cycles_per_trial / self.clk_freq
 
 
 class BoardTop(Elaboratable):
@@ -165,10 +197,14 @@ class BoardTop(Elaboratable):
         self.player = Player(width=board.width, height=board.height, clk_freq=board.clk_freq,
                              depth=board.depth, evasions=board.evasions,
                              extension=board.extension, max_trials=board.max_trials,
-                             tss=board.tss, tss_trials=board.tss_trials, variant=board.variant)
+                             tss=board.tss, tss_trials=board.tss_trials,
+                             both_colours=board.both_colours, variant=board.variant)
 
     def elaborate(self, platform):
         m = Module()
+        if self.board.pll is not None:    # else the platform's own domain, on the oscillator
+            m.domains.sync = ClockDomain("sync")
+            m.submodules.clock = PLLClock(self.board.pll)
         m.submodules.player = player = self.player
         # Raw ports and explicit buffers: only rx and tx get one, so a UART resource's other
         # lines (RTS, DTR...) are left unused.
@@ -224,6 +260,10 @@ def build(target, log=print):
         # Timing is judged here, against the clock, with a clear message.
         nextpnr_opts=f"--timing-allow-fail --seed {SEED} --report {name}.report.json "
                      f"--router {target.router}")
+    # Logs of an earlier build must not tell about this one (a synthesis that fails writes no
+    # nextpnr log).
+    for stale in (f"{name}.tim", f"{name}.report.json", f"{name}.stat.json"):
+        (work / stale).unlink(missing_ok=True)
     started = time.monotonic()
     try:
         plan.execute_local(work, env=_environment())

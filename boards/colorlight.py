@@ -5,7 +5,7 @@ transmit on the DATA_LED- pin (the board's only LED, which therefore flickers wi
 and receive on the KEY+ pin; connect a 3.3 V USB serial adapter there. With no LED left, the
 status outputs go to the first pins of HUB75 connector J1 (buffered outputs): pin 1 thinking,
 2 bad input, 3 overflow, 5 game over (4 is ground); an LED with a resistor on each shows them.
-Clock: the 25 MHz oscillator.
+Clock: the 25 MHz oscillator, multiplied by the PLL.
 """
 
 from amaranth.build import Attrs
@@ -16,7 +16,7 @@ from fpgatrax.boards.build import OPENFPGALOADER, Board
 
 BOARDS = [Board(
     name="colorlight", title="Colorlight 5A-75B", platform=Colorlight_5A75B_R70Platform,
-    width=16, height=16, variant="standard", programmer=OPENFPGALOADER,
+    width=16, height=16, variant="standard", programmer=OPENFPGALOADER, clock_mhz=50,
     leds=(("led", 1), ("led", 2), ("led", 3), ("led", 4)),
     resources=tuple(LEDResources(pins={1: "1", 2: "2", 3: "3", 4: "5"}, conn=("j", 1),
                                  attrs=Attrs(IO_TYPE="LVCMOS33"))),

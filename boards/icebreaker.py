@@ -4,9 +4,15 @@ The standard game needs about a 16×16 array, three times what the UP5K holds, s
 the 8x8 variant, whose whole game fits an 8×8 array. While the tiles span fewer than 8 columns
 (or rows) the centred array may lack the ring of candidate squares on one side; those moves are
 then not considered, and an opponent's move there is shifted in (the player's LOCATE). The UART
-is the FTDI's second channel at the 12 MHz oscillator; the status shows on the main board's LEDs
+is the FTDI's second channel; the status shows on the main board's LEDs
 (red: bad input, green: thinking) and on the snap-off PMOD's centre red (overflow) and first
 green (game over).
+
+The player runs at the 12 MHz oscillator, not from the PLL as the other boards do: the design
+fills the UP5K to the last few logic cells, and with the PLL (``SB_PLL40_PAD``: the oscillator is
+on the PLL's pin 35) it overfilled it by 22 to 42 cells (5,302 of 5,280 at 16 MHz, 5,322 at 24
+MHz; synthesis with ``-abc9`` gave the same), although the PLL itself takes no logic cell:
+synthesis varies by about 1 % with any change.
 """
 
 from amaranth_boards.icebreaker import ICEBreakerPlatform
@@ -20,7 +26,7 @@ BOARDS = [Board(
     # count, a third ply overfills it (5,501 of 5,280 LCs); so do the check evasions with a ply
     # of extension after attacks (5,698 LCs), and without it (5,462).
     width=8, height=8, variant="8x8", depth=2, evasions=False, extension=0, tss=0,
-    programmer=ICEPROG,
+    programmer=ICEPROG, clock_mhz=None,     # no room for the PLL's clock: see above
     leds=(("led", 1), ("led", 0), ("led", 2), ("led", 3)),
     resources=tuple(ICEBreakerPlatform.break_off_pmod),
 )]

@@ -1,5 +1,5 @@
-"""ULX3S (ECP5), in two sizes: the UART on the FTDI chip at the 25 MHz oscillator, LEDs D0
-(thinking), D1 (bad input), D2 (overflow) and D3 (game over).
+"""ULX3S (ECP5), in two sizes: the UART on the FTDI chip, the player's clock made by the PLL from
+the 25 MHz oscillator, LEDs D0 (thinking), D1 (bad input), D2 (overflow) and D3 (game over).
 
 The LFE5U-85F has a 20×20 array, beyond any recorded game (with the leaf's threat count, 32×32
 and 24×24 left the router congested after 40 and 25 minutes); the LFE5U-25F holds 16×16, which
@@ -15,11 +15,13 @@ from amaranth_boards.ulx3s import ULX3S_25F_Platform, ULX3S_85F_Platform
 from fpgatrax.boards.build import OPENFPGALOADER, Board
 
 
-def _ulx3s(platform, size, router):
+def _ulx3s(platform, size, clock_mhz, router):
     return Board(name=f"ulx3s-{platform.device[-3:].lower()}",
                  title=f"ULX3S {platform.device[-3:]}", platform=platform,
                  width=size, height=size, variant="standard", programmer=OPENFPGALOADER,
+                 clock_mhz=clock_mhz,
                  leds=(("led", 0), ("led", 1), ("led", 2), ("led", 3)), router=router)
 
 
-BOARDS = [_ulx3s(ULX3S_85F_Platform, 20, "router1"), _ulx3s(ULX3S_25F_Platform, 16, "router2")]
+BOARDS = [_ulx3s(ULX3S_85F_Platform, 20, 60, "router2"),
+          _ulx3s(ULX3S_25F_Platform, 16, 50, "router2")]

@@ -45,6 +45,10 @@ placed tile's track: the flag floods from the placed square alone, the empty squ
 enters mark themselves as ends, and an end next to an end sets the flag. Ends outside the array
 are not seen, so a threat there is not reported.
 
+With ``both_colours`` every cell keeps a flag per colour, so each pass follows the white and the
+red tracks at once and the passes of a colour pair become one: three passes for DETECT, four for
+TRY_THREAT, for a few more LUTs per cell (the ECP5 boards, which have room, use it).
+
 CLEAR, COMMIT and SHIFT are rare (once or twice per game move), so the cells have no hardware
 for them: the controller *sweeps* the bounding box of the tiles (for SHIFT, widened by one
 square on the side the tiles move towards), reading each square's source and writing the
@@ -73,7 +77,9 @@ __all__ = ["TileArray"]
 
 class TileArray(wiring.Component):
     """A ``width`` × ``height`` array of cells with ``levels`` trial levels and its command
-    controller (see :mod:`.array_port` for the command set, timing and results).
+    controller (see :mod:`.array_port` for the command set, timing and results); with
+    ``both_colours`` a detection pass follows both colours at once (same results, fewer
+    clocks, more LUTs).
 
     Ports
     -----
@@ -83,13 +89,14 @@ class TileArray(wiring.Component):
         Every cell's tile, for testbenches.
     """
 
-    def __init__(self, width, height, levels=2):
+    def __init__(self, width, height, levels=2, both_colours=False):
         for name, value in (("width", width), ("height", height)):
             if not isinstance(value, int) or value < 3:
                 raise ValueError(f"{name} must be an integer of at least 3, not {value!r}")
         if not isinstance(levels, int) or levels < 1:
             raise ValueError(f"levels must be an integer of at least 1, not {levels!r}")
         self.width, self.height, self.levels = width, height, levels
+        self.both_colours = both_colours
         super().__init__({
             "port": In(ArrayPort(width, height, levels)),
             "board": Out(TILE_BITS * width * height),
@@ -98,14 +105,14 @@ class TileArray(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         W, H, L = self.width, self.height, self.levels
-        cells = [[Cell((x + y) & 1, L) for x in range(W)] for y in range(H)]
+        cells = [[Cell((x + y) & 1, L, self.both_colours) for x in range(W)] for y in range(H)]
         for y in range(H):
             for x in range(W):
                 m.submodules[f"cell_{x}_{y}"] = cells[y][x]
 
         # The controller carries out the commands; the bounding box and the border flag come
         # from the datapath.
-        m.submodules.control = control = ArrayControl(W, H, L)
+        m.submodules.control = control = ArrayControl(W, H, L, self.both_colours)
         port = self.port
         wiring.connect(m, wiring.flipped(port.cmd), control.cmd)
         m.d.comb += [port.done.eq(control.done), port.cycles.eq(control.cycles),
@@ -230,24 +237,33 @@ class TileArray(wiring.Component):
                             port.end.eq(other.end),
                         ]
                     else:
-                        m.d.comb += port.flag.eq(seed_col[nx + 1] | seed_row[ny + 1])
+                        m.d.comb += port.flag.eq(
+                            (seed_col[nx + 1] | seed_row[ny + 1]).replicate(len(port.flag)))
 
     def _answers(self, m, cells, control):
-        """The registered OR trees over the cells' (registered) answers, and where the cells
-        reporting a threat are. Those are the two ends of one track, so they are adjacent: the
-        first column and row holding one are the upper or left square's, and the other square
-        is east of it if two columns hold one."""
-        W, H = self.width, self.height
+        """The registered OR trees over the cells' (registered) answers, one per colour followed
+        for those about tracks, and where the cells reporting a threat are."""
         flat = [cell for row in cells for cell in row]
         for name in ("active", "three", "line", "closed", "threat"):
-            m.d.sync += getattr(control.answers, name).eq(
-                Cat(getattr(cell, name) for cell in flat).any())
-        threat_cols, threat_rows = Signal(W), Signal(H)
+            answer = getattr(control.answers, name)
+            for lane in range(len(answer)):
+                m.d.sync += answer[lane].eq(Cat(getattr(cell, name)[lane] for cell in flat).any())
+        for lane in range(len(control.answers.threat)):
+            self._attack_at(m, cells, lane, control.attack_at[lane])
+
+    def _attack_at(self, m, cells, lane, at):
+        """Where the cells reporting a threat in ``lane`` are. Those are the two ends of one
+        track, so they are adjacent: the first column and row holding one are the upper or
+        left square's, and the other square is east of it if two columns hold one."""
+        W, H = self.width, self.height
+        threat_cols = Signal(W, name=f"threat_cols_{lane}")
+        threat_rows = Signal(H, name=f"threat_rows_{lane}")
         m.d.sync += [
-            threat_cols.eq(Cat(Cat(cells[y][x].threat for y in range(H)).any() for x in range(W))),
-            threat_rows.eq(Cat(Cat(cells[y][x].threat for x in range(W)).any() for y in range(H))),
+            threat_cols.eq(Cat(Cat(cells[y][x].threat[lane] for y in range(H)).any()
+                               for x in range(W))),
+            threat_rows.eq(Cat(Cat(cells[y][x].threat[lane] for x in range(W)).any()
+                               for y in range(H))),
         ]
-        at = control.attack_at
         for i in reversed(range(W)):
             with m.If(threat_cols[i]):
                 m.d.comb += at.x.eq(i)

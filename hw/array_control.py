@@ -34,7 +34,7 @@ from fpgatrax.hw.array_port import (
 from fpgatrax.hw.cell import control_layout
 from fpgatrax.hw.tiles import TILE_BITS, Direction, Symbol, first_colouring, opposite
 
-__all__ = ["Pass", "Answers", "STEPS", "ArrayControl"]
+__all__ = ["Pass", "answers_layout", "STEPS", "ArrayControl"]
 
 
 class Pass(enum.Enum, shape=2):
@@ -45,8 +45,11 @@ class Pass(enum.Enum, shape=2):
     THREAT = 3  # the placed square only (its track's ends are found)
 
 
-#: The registered OR trees over the cells' answers (:class:`~.cell.Cell` documents each).
-Answers = data.StructLayout({"active": 1, "three": 1, "line": 1, "closed": 1, "threat": 1})
+def answers_layout(lanes=1):
+    """The registered OR trees over the cells' answers (:class:`~.cell.Cell` documents each),
+    those about tracks one per colour followed (``lanes``: 1, or 2 for white and red)."""
+    return data.StructLayout({"active": 1, "three": 1, "line": lanes, "closed": lanes,
+                              "threat": lanes})
 
 #: One step towards each direction, (dx, dy), by the direction's value (its neighbour index).
 STEPS = {Direction.N.value: (0, -1), Direction.E.value: (1, 0),
@@ -54,7 +57,8 @@ STEPS = {Direction.N.value: (0, -1), Direction.E.value: (1, 0),
 
 
 class ArrayControl(wiring.Component):
-    """The command FSM of a ``width`` × ``height`` array with ``levels`` trial levels.
+    """The command FSM of a ``width`` × ``height`` array with ``levels`` trial levels, whose
+    cells follow both colours in one detection pass if ``both_colours``.
 
     Ports
     -----
@@ -68,10 +72,11 @@ class ArrayControl(wiring.Component):
     read : In(TILE_BITS)
         The tile at (``ax``, ``ay``), registered: it answers for the address of the clock
         before.
-    answers : In(Answers)
+    answers : In(answers_layout(lanes))
         The OR trees, two clocks behind the cells (registered leaves and root).
-    attack_at : In(attack_layout(width, height))
-        Where the cells that report a threat are, as timely as ``answers``.
+    attack_at : In(ArrayLayout(attack_layout(width, height), lanes))
+        Where the cells that report a threat are, per colour followed, as timely as
+        ``answers``.
     attacks : Out
         The array's ``attacks`` result: ``attack_at`` as each colour's threat pass ended.
     ctl : Out(control_layout(levels))
@@ -84,8 +89,10 @@ class ArrayControl(wiring.Component):
         What the seed lines carry in the current detection pass.
     """
 
-    def __init__(self, width, height, levels):
+    def __init__(self, width, height, levels, both_colours=False):
         self.width, self.height, self.levels = width, height, levels
+        self.both_colours = both_colours
+        lanes = 2 if both_colours else 1
         super().__init__({
             "cmd": In(stream.Signature(command_layout(width, height, levels))),
             "done": Out(1),
@@ -96,8 +103,8 @@ class ArrayControl(wiring.Component):
             "span_x": In(1),
             "span_y": In(1),
             "read": In(TILE_BITS),
-            "answers": In(Answers),
-            "attack_at": In(attack_layout(width, height)),
+            "answers": In(answers_layout(lanes)),
+            "attack_at": In(data.ArrayLayout(attack_layout(width, height), lanes)),
             "attacks": Out(data.ArrayLayout(attack_layout(width, height), 2)),
             "ctl": Out(control_layout(levels)),
             "write": Out(1),
@@ -383,8 +390,10 @@ class ArrayControl(wiring.Component):
     def _detect(self, m):
         """Passes 0, 1: loops of white, red; 2, 3: lines along x; 4, 5: lines along y (each
         skipped in one clock when the tiles' span is too short for a line); 6, 7 (TRY_THREAT
-        only): threats of white, red. A pass seeds the flags (INIT), lets them flow until the
-        activity tree is quiet (PROPAGATE), and reads its tree into the flags (RESULT)."""
+        only): threats of white, red. With ``both_colours`` the cells follow both colours in
+        one pass, so only the even passes run. A pass seeds the flags (INIT), lets them flow
+        until the activity tree is quiet (PROPAGATE), and reads its trees into the flags
+        (RESULT)."""
         flags, count, colour, mode = self.flags, self._count, self._colour, self.mode
         answers = self.answers
         pass_no = Signal(range(9))
@@ -394,7 +403,8 @@ class ArrayControl(wiring.Component):
             m.next = "PASS"
 
         with m.State("PASS"):
-            m.d.sync += [colour.eq(pass_no[0]), count.eq(0), pass_no.eq(pass_no + 1)]
+            m.d.sync += [colour.eq(pass_no[0]), count.eq(0),
+                         pass_no.eq(pass_no + (2 if self.both_colours else 1))]
             with m.Switch(pass_no):
                 with m.Case(0, 1):
                     m.d.sync += mode.eq(Pass.LOOP)
@@ -441,22 +451,40 @@ class ArrayControl(wiring.Component):
                 m.next = "RESULT"
 
         with m.State("RESULT"):
-            with m.If(mode == Pass.THREAT):
-                m.d.sync += self.attacks[colour].eq(self.attack_at)
-                with m.If(colour):
-                    m.d.sync += flags.threat_red.eq(answers.threat)
-                with m.Else():
-                    m.d.sync += flags.threat_white.eq(answers.threat)
-            with m.Elif(mode == Pass.LOOP):
-                with m.If(colour):
-                    m.d.sync += flags.loop_red.eq(answers.closed)
-                with m.Else():
-                    m.d.sync += flags.loop_white.eq(answers.closed)
-            with m.Elif(colour):
-                m.d.sync += flags.line_red.eq(flags.line_red | answers.line)
-            with m.Else():
-                m.d.sync += flags.line_white.eq(flags.line_white | answers.line)
+            # Each lane's answers belong to its colour: white and red with both colours,
+            # else the pass's colour.
+            for lane in range(len(answers.closed)):
+                self._take_result(m, mode, lane if self.both_colours else colour, lane)
             m.next = "PASS"
+
+    def _take_result(self, m, mode, colour, lane):
+        """RESULT for one lane of the pass: its trees' answers into ``colour``'s flags (and,
+        after a threat pass, where its attack is); ``colour`` is the lane's (0 white, 1 red)
+        or the register of the pass's."""
+        flags, answers = self.flags, self.answers
+        named = {"threat": (flags.threat_white, flags.threat_red),
+                 "loop": (flags.loop_white, flags.loop_red),
+                 "line": (flags.line_white, flags.line_red)}
+        with m.If(mode == Pass.THREAT):
+            m.d.sync += self.attacks[colour].eq(self.attack_at[lane])
+            self._set_flag(m, named["threat"], colour, answers.threat[lane])
+        with m.Elif(mode == Pass.LOOP):
+            self._set_flag(m, named["loop"], colour, answers.closed[lane])
+        with m.Else():
+            white, red = named["line"]
+            self._set_flag(m, named["line"], colour,
+                           Mux(colour, red, white) | answers.line[lane])
+
+    @staticmethod
+    def _set_flag(m, pair, colour, value):
+        """Set the flag of ``colour`` among ``pair`` (white, red) to ``value``."""
+        if isinstance(colour, int):
+            m.d.sync += pair[colour].eq(value)
+            return
+        with m.If(colour):
+            m.d.sync += pair[1].eq(value)
+        with m.Else():
+            m.d.sync += pair[0].eq(value)
 
 
 class _SweepRegisters:

@@ -19,6 +19,11 @@ turn needs is local to a square once the neighbours' facing edges are known:
   through its east edge with the flag set ends a track joining the outermost left and right
   edges (``line``; the same with rows, ``end_row`` and the south edge). No track is walked
   sequentially: every track advances one square per clock, all at once.
+* **Both colours at once.** With ``both_colours`` the cell keeps one flag per colour (white,
+  red) instead of one for ``ctl.colour``, so a detection pass follows both colours' tracks in
+  the same clocks: the seeds do not depend on the colour, only the edges a flag follows do.
+  Every flag output and answer is then two bits wide (white, red). It costs the cell a few
+  LUTs and halves the passes of a trial.
 * **Threats.** With ``ctl.threat`` set, no empty square seeds and the cell just placed
   (``at``) seeds itself instead, so the flag floods only the placed tile's track. An empty
   square the flooded track enters is one of its two *ends* (``end``), and an end next to the
@@ -37,13 +42,13 @@ wires the neighbour ports; a cell on the border sees an empty square (with the b
 outside the array.
 """
 
-from amaranth.hdl import Cat, Module, Mux, Signal
+from amaranth.hdl import Cat, Const, Module, Mux, Signal
 from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
 from fpgatrax.hw.tiles import TILE_BITS
 
-__all__ = ["cell_state_layout", "control_layout", "Neighbour", "Cell"]
+__all__ = ["cell_state_layout", "control_layout", "neighbour_layout", "Cell"]
 
 
 def cell_state_layout(levels):
@@ -65,15 +70,19 @@ def control_layout(levels):
         "threat": 1,        # flood only from the placed square, and find the track's ends
     })
 
-#: What a cell sees of one neighbour: whether it holds a tile, the colour of its edge facing
-#: this cell (1 white, 0 red or empty), its exported reach flag (its seed when empty) and
-#: whether it is an end of the flooded track.
-Neighbour = data.StructLayout({"occ": 1, "edge": 1, "flag": 1, "end": 1})
+def neighbour_layout(lanes=1):
+    """What a cell sees of one neighbour: whether it holds a tile, the colour of its edge facing
+    this cell (1 white, 0 red or empty), and per flooded colour (``lanes``: 1, or 2 for white
+    and red at once) its exported reach flag (its seed when empty) and whether it is an end of
+    the flooded track."""
+    return data.StructLayout({"occ": 1, "edge": 1, "flag": lanes, "end": lanes})
 
 
 class Cell(wiring.Component):
     """One square. ``parity`` is ``(x + y) & 1`` of its position, fixed at elaboration;
-    ``levels`` is the number of trial levels.
+    ``levels`` is the number of trial levels; with ``both_colours`` it follows the white and
+    the red tracks at once (``flag``, ``end``, ``line``, ``closed``, ``threat`` are then two
+    bits, white then red), else the tracks of ``ctl.colour``.
 
     Ports
     -----
@@ -92,10 +101,11 @@ class Cell(wiring.Component):
         end.
     """
 
-    def __init__(self, parity, levels=2):
+    def __init__(self, parity, levels=2, both_colours=False):
         if parity not in (0, 1):
             raise ValueError(f"parity must be 0 or 1, not {parity!r}")
-        self.parity, self.levels = parity, levels
+        self.parity, self.levels, self.both_colours = parity, levels, both_colours
+        lanes = 2 if both_colours else 1
         super().__init__({
             "ctl": In(control_layout(levels)),
             "sel_x": In(1),
@@ -105,16 +115,16 @@ class Cell(wiring.Component):
             "seed_row": In(1),
             "end_col": In(1),
             "end_row": In(1),
-            "nb": In(data.ArrayLayout(Neighbour, 4)),
+            "nb": In(data.ArrayLayout(neighbour_layout(lanes), 4)),
             "state": Out(cell_state_layout(levels)),
             "occ": Out(1),
-            "flag": Out(1),
-            "end": Out(1),
+            "flag": Out(lanes),
+            "end": Out(lanes),
             "active": Out(1),
             "three": Out(1),
-            "line": Out(1),
-            "closed": Out(1),
-            "threat": Out(1),
+            "line": Out(lanes),
+            "closed": Out(lanes),
+            "threat": Out(lanes),
         })
 
     def elaborate(self, platform):
@@ -144,32 +154,46 @@ class Cell(wiring.Component):
         with m.Elif((self.sel_x & self.sel_y) | (ctl.force[self.parity] & forced)):
             m.d.sync += [tile.eq(Mux(self.sel_x, ctl.wdata, forced_tile)), level.eq(ctl.level)]
 
-        # -- track flag -----------------------------------------------------------------------
-        # The edges of this cell's track of colour ``ctl.colour``; the flag of an empty cell is
-        # held clear (it exports its seed instead).
-        on_track = Signal(4)
-        m.d.comb += on_track.eq(tile ^ ctl.colour.replicate(4))
-        reach, reach_next = Signal(), Signal()
+        # -- track flags ----------------------------------------------------------------------
+        # One flag per colour followed: white and red with ``both_colours``, else
+        # ``ctl.colour``'s. The flag of an empty cell is held clear (it exports its seed
+        # instead).
+        seed = self.seed_col | self.seed_row
+        moved = []
+        for lane in range(len(self.flag)):
+            colour = Const(lane, 1) if self.both_colours else ctl.colour
+            moved.append(self._follow(m, lane, colour, seed))
+        m.d.sync += [self.active.eq((ctl.resolve & forced) | Cat(moved).any()),
+                     self.three.eq(~self.occ & three)]
+        return m
+
+    def _follow(self, m, lane, colour, seed):
+        """The flag of lane ``lane`` following the tracks of ``colour`` (a constant or
+        ``ctl.colour``), with its registered answers; returns whether it rose this clock."""
+        ctl, tile = self.ctl, self.state.tile
+        on_track = Signal(4, name=f"on_track_{lane}")
+        m.d.comb += on_track.eq(tile ^ colour.replicate(4))
+        reach, reach_next = Signal(name=f"reach_{lane}"), Signal(name=f"reach_next_{lane}")
         m.d.comb += reach_next.eq(
             ~ctl.init & self.occ &
             (reach | (ctl.threat & self.at) |
-             (on_track & Cat(self.nb[d].flag for d in range(4))).any()))
+             (on_track & Cat(self.nb[d].flag[lane] for d in range(4))).any()))
         m.d.sync += reach.eq(reach_next)
-        m.d.comb += self.flag.eq(Mux(self.occ, reach, self.seed_col | self.seed_row))
+        m.d.comb += self.flag[lane].eq(Mux(self.occ, reach, seed))
         # The leaves are registered: the OR trees span the whole array, and a leaf computed
         # from the neighbours' tiles in front of them would be the longest path of the design.
         m.d.sync += [
-            self.active.eq((ctl.resolve & forced) | (reach_next & ~reach)),
-            self.three.eq(~self.occ & three),
-            self.line.eq(reach & ((self.end_col & on_track[1]) | (self.end_row & on_track[2]))),
-            self.closed.eq(self.occ & ~reach),
+            self.line[lane].eq(reach & ((self.end_col & on_track[1]) |
+                                        (self.end_row & on_track[2]))),
+            self.closed[lane].eq(self.occ & ~reach),
             # An empty square entered by a flooded track's edge of the flag's colour.
-            self.end.eq(ctl.threat & ~self.occ & Cat(
-                self.nb[d].occ & (self.nb[d].edge ^ ctl.colour) & self.nb[d].flag
+            self.end[lane].eq(ctl.threat & ~self.occ & Cat(
+                self.nb[d].occ & (self.nb[d].edge ^ colour) & self.nb[d].flag[lane]
                 for d in range(4)).any()),
-            self.threat.eq(self.end & Cat(self.nb[d].end for d in range(4)).any()),
+            self.threat[lane].eq(self.end[lane] &
+                                 Cat(self.nb[d].end[lane] for d in range(4)).any()),
         ]
-        return m
+        return reach_next & ~reach
 
 
 def _at_least_two(bits):

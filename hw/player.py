@@ -79,6 +79,9 @@ class Player(wiring.Component):
         which it gives up (``MoveSearch``); the array gets ``tss`` levels at least.
     max_trials : int
         The search's trials at most (``MoveSearch``; 0: no limit).
+    both_colours : bool
+        The array follows both colours in one detection pass (``TileArray``): the same moves in
+        fewer clocks, for more LUTs.
     variant : str
         ``standard``, ``8x8`` or ``loop``.
     team : str
@@ -106,7 +109,7 @@ class Player(wiring.Component):
 
     def __init__(self, *, width, height, clk_freq, baud=19200, depth=DEFAULT_DEPTH,
                  evasions=True, extension=DEFAULT_EXTENSION, max_trials=0, tss=0, tss_trials=0,
-                 variant="standard", team="FT"):
+                 both_colours=False, variant="standard", team="FT"):
         variant = variant_named(variant)
         limit = variant.span_limit
         if limit is not None and (width < limit or height < limit):
@@ -122,7 +125,7 @@ class Player(wiring.Component):
         self._search = MoveSearch(width, height, depth=depth, evasions=evasions,
                                   extension=extension, max_trials=max_trials, tss=tss,
                                   tss_trials=tss_trials, variant=variant)
-        self._array = TileArray(width, height, self._search.levels)
+        self._array = TileArray(width, height, self._search.levels, both_colours)
         super().__init__({
             "rx": In(1, init=1),
             "tx": Out(1, init=1),

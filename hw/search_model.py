@@ -92,6 +92,7 @@ from fpgatrax.host.rules.position import DELTA, FITS, SYMBOL_TILES, key_of, tile
 __all__ = ["SearchModel", "Choice", "SearchValues", "candidates_in_order",
            "window_of", "threat_pair", "makes_threat", "WIN", "MAX_COUNT", "THREAT_WEIGHT",
            "LEAF_LIMIT", "DEFAULT_DEPTH", "DEFAULT_EXTENSION", "DEFAULT_TSS", "CYCLES_PER_TRIAL",
+           "CYCLES_PER_TRIAL_BOTH", "cycles_per_trial",
            "levels_of", "check_attack_settings", "tss_trials_for"]
 
 WIN = 32               # the value of a win at ply 0; |values| never reach WIN + 1
@@ -105,9 +106,16 @@ TSS_SHARE = 4          # the threat-space search gives up at 1/TSS_SHARE of the 
 #: The most cycles one trial of the gateware search takes on average over a whole search, as
 #: measured by ``python -m fpgatrax.host.bench.movetime --measure``, rounded up: for the current
 #: search (killer moves, every negamax trial with the threat passes, check evasions that read
-#: the attack's squares) the highest was 95.0 (median 75.1). The boards' trial limits and the
-#: ``model`` player's time follow from it.
+#: the attack's squares) the highest was 95.0 (median 75.1) on an array that follows one colour
+#: per detection pass. The boards' trial limits and the ``model`` player's time follow from it.
 CYCLES_PER_TRIAL = 115
+#: The same for an array that follows both colours at once (``both_colours``).
+CYCLES_PER_TRIAL_BOTH = 115
+
+
+def cycles_per_trial(both_colours=False):
+    """The most cycles per trial (on average over a search) of the array kind."""
+    return CYCLES_PER_TRIAL_BOTH if both_colours else CYCLES_PER_TRIAL
 
 
 def levels_of(depth, extension, tss):

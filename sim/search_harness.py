@@ -25,8 +25,8 @@ PASSED = ("start", "colour", "busy", "done", "found", "win", "move", "trials")
 
 class SearchHarness(wiring.Component):
     def __init__(self, width, height, *, depth, evasions=True, max_trials=0, tss=0, tss_trials=0,
-                 variant="standard"):
-        self.width, self.height = width, height
+                 both_colours=False, variant="standard"):
+        self.width, self.height, self.both_colours = width, height, both_colours
         self._search = MoveSearch(width, height, depth=depth, evasions=evasions,
                                   extension=DEFAULT_EXTENSION if evasions else 0,
                                   max_trials=max_trials, tss=tss, tss_trials=tss_trials,
@@ -41,7 +41,8 @@ class SearchHarness(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         levels = self._search.levels
-        m.submodules.array = array = TileArray(self.width, self.height, levels)
+        m.submodules.array = array = TileArray(self.width, self.height, levels,
+                                               self.both_colours)
         m.submodules.search = search = ResetInserter(self.restart)(self._search)
         for name in PASSED:
             outer, inner = getattr(self, name), getattr(self._search, name)

@@ -3,8 +3,9 @@
 The search's Python model (``hw/search_model.py``) chooses exactly the move the gateware chooses for
 the same position, depth, trial limit and array size, so a match against it is a match against the
 board, thousands of times faster than simulating the gateware. It is judged by the board's own time,
-not Python's: an answer takes its trials at the boards' worst cycles per trial (``CYCLES_PER_TRIAL``
-in ``hw/search_model.py``), at the board's clock, plus the serial line's bytes at the baud rate.
+not Python's: an answer takes its trials at the worst cycles per trial of the board's array
+(``cycles_per_trial`` in ``hw/search_model.py``), at the board's clock, plus the serial line's
+bytes at the baud rate.
 When no legal move fits the array the board stops answering (its overflow), and so does the model.
 
 Specs (``PLAYER_KINDS["model"]`` in ``players.py``):
@@ -68,6 +69,7 @@ class ModelSettings:
     evasions: int = 1          # 0: the search ignores attacks, as on the iCE40 boards
     extension: int = DEFAULT_EXTENSION
     tss: int = DEFAULT_TSS     # plies of the threat-space search (0: none)
+    cycles_per_trial: int = CYCLES_PER_TRIAL    # the board's array's most (cycles_per_trial)
 
     @classmethod
     def of_board(cls, name: str) -> "ModelSettings":
@@ -85,7 +87,8 @@ class ModelSettings:
             raise UserError(f"model: {err}") from None
         return cls(target.depth, target.max_trials, target.width, target.height,
                    target.clk_freq, board=name, evasions=int(target.evasions),
-                   extension=target.extension, tss=target.tss)
+                   extension=target.extension, tss=target.tss,
+                   cycles_per_trial=target.cycles_per_trial)
 
     @property
     def tss_trials(self) -> int:
@@ -100,7 +103,7 @@ class ModelSettings:
 
     @property
     def seconds_per_trial(self) -> float:
-        return CYCLES_PER_TRIAL / self.clock
+        return self.cycles_per_trial / self.clock
 
     def describe(self) -> str:
         trials = f"trial limit {self.max_trials:,}" if self.max_trials else "no trial limit"

@@ -6,8 +6,10 @@ The two real builds take several minutes (synthesis, place and route in WebAssem
 """
 
 import dataclasses
+import subprocess
 
 import pytest
+from amaranth.build.plat import BuildPlan
 
 from fpgatrax.boards.build import BoardError, BoardTop, board, boards, build, check_timing, program
 from fpgatrax.host.cli.main import main
@@ -60,3 +62,19 @@ def test_unknown_board_is_one_line(capsys):
     err = capsys.readouterr().err
     assert err.startswith("fpgatrax build: error: unknown board 'nosuch'; the boards are ")
     assert err.count("\n") == 1
+
+
+def test_failed_build_is_not_blamed_on_an_earlier_builds_log(monkeypatch, tmp_path):
+    # A synthesis that fails writes no nextpnr log; one left by an earlier build that did not
+    # fit must not make this failure "does not fit".
+    monkeypatch.setattr("fpgatrax.boards.build.ROOT", tmp_path)
+    target = dataclasses.replace(board("icebreaker"), width=8, height=8)
+    (tmp_path / target.name).mkdir()
+    (tmp_path / target.name / f"{target.name}.tim").write_text(
+        "ERROR: Failed to expand region (0, 0) |_> (25, 31) of 5321 ICESTORM_LCs\n")
+
+    def fail(self, *args, **kwargs):
+        raise subprocess.CalledProcessError(1, "yosys")
+    monkeypatch.setattr(BuildPlan, "execute_local", fail)
+    with pytest.raises(BoardError, match="icebreaker: the build failed; see the logs"):
+        build(target, log=lambda line: None)

@@ -20,8 +20,10 @@ pytestmark = pytest.mark.verilator
 WIDTH, HEIGHT, LEVELS = 13, 11, 4
 
 
-def test_random_games_against_the_engine():
-    runner.run(TileArray(WIDTH, HEIGHT, LEVELS), name="tile_array",
+# One flag per cell following one colour per pass (the iCE40 boards), or both at once (ECP5).
+@pytest.mark.parametrize("both_colours", [False, True], ids=["one-colour", "both-colours"])
+def test_random_games_against_the_engine(both_colours):
+    runner.run(TileArray(WIDTH, HEIGHT, LEVELS, both_colours), name="tile_array",
                test_module="fpgatrax.sim.array_tb",
                env={"ARRAY_WIDTH": str(WIDTH), "ARRAY_HEIGHT": str(HEIGHT),
                     "ARRAY_LEVELS": str(LEVELS),

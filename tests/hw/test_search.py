@@ -15,23 +15,28 @@ pytestmark = pytest.mark.verilator
 # use, with the check evasions (the ECP5 boards) and without them (the iCE40 boards).
 # The threat-space search runs in the first case (it gives up at 1,000 trials, so both of its
 # ends are met: a proof, and the negamax after giving up) and, unbounded, in the third.
+# The first case is the ECP5 boards' search, on an array that follows both colours at once.
 CASES = [
-    pytest.param(9, 9, 3, True, 3000, (7, 1000), "standard", 80,
-                 id="standard-9x9-depth3-max3000-tss7"),
-    pytest.param(10, 10, 2, False, 400, (0, 0), "8x8", 60,
-                 id="8x8-10x10-depth2-max400-no-evasions"),
-    pytest.param(9, 9, 1, True, 0, (5, 0), "loop", 40, id="loop-9x9-depth1-unbounded-tss5"),
+    pytest.param(9, 9, 3, True, 3000, (7, 1000), "standard", 80, True,
+                 id="standard-9x9-depth3-max3000-tss7-both-colours"),
+    # The trials benchmark's test compiles the same search: on one worker, it reuses this build.
+    pytest.param(10, 10, 2, False, 400, (0, 0), "8x8", 60, False,
+                 id="8x8-10x10-depth2-max400-no-evasions",
+                 marks=pytest.mark.xdist_group("search_harness_10x10_8x8")),
+    pytest.param(9, 9, 1, True, 0, (5, 0), "loop", 40, False,
+                 id="loop-9x9-depth1-unbounded-tss5"),
 ]
 
 
-@pytest.mark.parametrize("width,height,depth,evasions,max_trials,tss,variant,positions", CASES)
+@pytest.mark.parametrize(
+    "width,height,depth,evasions,max_trials,tss,variant,positions,both_colours", CASES)
 def test_search_matches_model(width, height, depth, evasions, max_trials, tss, variant,
-                              positions):
+                              positions, both_colours):
     count = int(os.environ.get("FPGATRAX_SEARCH_POSITIONS", positions))
     plies, tss_trials = tss
     runner.run(SearchHarness(width, height, depth=depth, evasions=evasions,
                              max_trials=max_trials, tss=plies, tss_trials=tss_trials,
-                             variant=variant),
+                             both_colours=both_colours, variant=variant),
                name="search_harness", test_module="fpgatrax.sim.search_tb",
                env={"SEARCH_WIDTH": str(width), "SEARCH_HEIGHT": str(height),
                     "SEARCH_DEPTH": str(depth), "SEARCH_MAX_TRIALS": str(max_trials),
