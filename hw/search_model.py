@@ -109,8 +109,9 @@ TSS_SHARE = 4          # the threat-space search gives up at 1/TSS_SHARE of the 
 #: the attack's squares) the highest was 95.0 (median 75.1) on an array that follows one colour
 #: per detection pass. The boards' trial limits and the ``model`` player's time follow from it.
 CYCLES_PER_TRIAL = 115
-#: The same for an array that follows both colours at once (``both_colours``).
-CYCLES_PER_TRIAL_BOTH = 115
+#: The same for an array that follows both colours at once (``both_colours``): on the same
+#: searches the highest was 75.0 (median 53.2).
+CYCLES_PER_TRIAL_BOTH = 90
 
 
 def cycles_per_trial(both_colours=False):
