@@ -20,14 +20,15 @@ LEDs show the player's status, and how it is programmed. Everything else is here
 The search's trial limit (trials per move) follows from the clock: as many trials as fit in
 :data:`MOVE_SECONDS` at the most cycles per trial measured for its array, so no
 answer can come late (``host/bench/movetime.py`` measures both); so does the UART's baud
-divisor. Each board's ``clock_mhz`` is chosen at most :data:`CLOCK_MARGIN` of the Fmax its
-build reached, so that a small change of the design does not fail timing at once.
+divisor. Each board's ``clock_mhz`` is chosen at most 90 % of the Fmax its build reached, so
+that a small change of the design does not fail timing at once.
 
 Files go under ``build/boards/NAME/``: ``NAME.bin`` (iCE40) or ``NAME.bit`` (ECP5), the Yosys
 log ``NAME.rpt``, the nextpnr log ``NAME.tim`` and ``figures.json``.
 """
 
 import dataclasses
+import functools
 import importlib
 import json
 import os
@@ -69,9 +70,6 @@ SEED = 1
 
 #: The time a board's search may take: half the protocol's second per move.
 MOVE_SECONDS = 0.5
-
-#: A board's clock is chosen at most this share of the Fmax its build reached.
-CLOCK_MARGIN = 0.9
 
 
 def max_trials_for(clk_freq, cycles=CYCLES_PER_TRIAL):
@@ -151,7 +149,7 @@ class Board:
     def oscillator_hz(self):
         return int(self.platform().default_clk_frequency)
 
-    @property
+    @functools.cached_property
     def pll(self):
         """The :class:`~fpgatrax.boards.pll.PLLSetting` that makes the player's clock, or None
         when the oscillator clocks it."""

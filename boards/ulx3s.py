@@ -5,9 +5,11 @@ The LFE5U-85F has a 20×20 array, beyond any recorded game (with the leaf's thre
 and 24×24 left the router congested after 40 and 25 minutes); the LFE5U-25F holds 16×16, which
 still holds every one of the recorded human games (``docs/figures.md``).
 
-nextpnr's router2 routes the 25F, but on the 85F (seeds 1 and 2) its overuse grew again after
-40 to 60 iterations once the search's sound evasions changed the design a little; router1
-routes it in about ten minutes.
+At their oscillator's 25 MHz, router2 routed the 25F and router1 the 85F (router2's overuse grew
+again there after 40 to 60 iterations). Neither is built yet at its PLL clock: on the 85F at
+60 MHz router1 crawled (91,500 of 104,105 arcs left after 27 minutes), so it is back on router2,
+untried there; on the 25F at 50 MHz router2's overuse grew again after iteration 54
+(``docs/measurements.md``).
 """
 
 from amaranth_boards.ulx3s import ULX3S_25F_Platform, ULX3S_85F_Platform

@@ -27,6 +27,10 @@ class SearchHarness(wiring.Component):
     def __init__(self, width, height, *, depth, evasions=True, max_trials=0, tss=0, tss_trials=0,
                  both_colours=False, variant="standard"):
         self.width, self.height, self.both_colours = width, height, both_colours
+        self._env = {"SEARCH_WIDTH": width, "SEARCH_HEIGHT": height, "SEARCH_DEPTH": depth,
+                     "SEARCH_MAX_TRIALS": max_trials, "SEARCH_VARIANT": variant,
+                     "SEARCH_EVASIONS": int(evasions), "SEARCH_TSS": tss,
+                     "SEARCH_TSS_TRIALS": tss_trials}
         self._search = MoveSearch(width, height, depth=depth, evasions=evasions,
                                   extension=DEFAULT_EXTENSION if evasions else 0,
                                   max_trials=max_trials, tss=tss, tss_trials=tss_trials,
@@ -37,6 +41,13 @@ class SearchHarness(wiring.Component):
             "cycles": Out(32),
             **{name: self._search.signature.members[name] for name in PASSED},
         })
+
+    def testbench_env(self, positions, seed):
+        """The ``SEARCH_*`` environment that tells the search testbenches (``sim/search_tb.py``
+        and those that reuse it) this harness's search, and the positions of play to run it on:
+        ``positions`` of them from games seeded with ``seed``."""
+        return {name: str(value) for name, value in
+                {**self._env, "SEARCH_POSITIONS": positions, "SEARCH_SEED": seed}.items()}
 
     def elaborate(self, platform):
         m = Module()

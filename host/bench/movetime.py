@@ -93,13 +93,10 @@ def measure(width=16, height=16, positions=40):
     for both_colours in (False, True):
         print(f"the array following {'both colours' if both_colours else 'one colour'} "
               f"per pass:", flush=True)
-        runner.run(SearchHarness(width, height, depth=2, max_trials=0,
-                                 both_colours=both_colours),
-                   name="search_harness", test_module="fpgatrax.sim.trial_cycles_tb",
-                   env={"SEARCH_WIDTH": str(width), "SEARCH_HEIGHT": str(height),
-                        "SEARCH_DEPTH": "2", "SEARCH_MAX_TRIALS": "0",
-                        "SEARCH_VARIANT": "standard", "SEARCH_POSITIONS": str(positions),
-                        "SEARCH_SEED": str(SEED)})
+        harness = SearchHarness(width, height, depth=2, max_trials=0,
+                                both_colours=both_colours)
+        runner.run(harness, name="search_harness", test_module="fpgatrax.sim.trial_cycles_tb",
+                   env=harness.testbench_env(positions, SEED))
 
 
 def main(argv=None):

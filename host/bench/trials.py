@@ -128,16 +128,11 @@ def measure_board(target, positions=POSITIONS, trials=TRIALS, seed=SEED):
     from fpgatrax.sim.search_harness import SearchHarness
 
     settings = _settings(target, trials)
+    harness = SearchHarness(target.width, target.height, **settings)
     with tempfile.TemporaryDirectory() as scratch:
         out = Path(scratch) / "searches.json"
-        env = {"SEARCH_WIDTH": str(target.width), "SEARCH_HEIGHT": str(target.height),
-               "SEARCH_DEPTH": str(settings["depth"]), "SEARCH_MAX_TRIALS": str(trials),
-               "SEARCH_VARIANT": settings["variant"], "SEARCH_POSITIONS": str(positions),
-               "SEARCH_SEED": str(seed), "SEARCH_EVASIONS": str(int(settings["evasions"])),
-               "SEARCH_TSS": str(settings["tss"]),
-               "SEARCH_TSS_TRIALS": str(settings["tss_trials"]), "SEARCH_OUT": str(out)}
-        runner.run(SearchHarness(target.width, target.height, **settings),
-                   name="search_harness", test_module="fpgatrax.sim.trial_cycles_tb", env=env)
+        runner.run(harness, name="search_harness", test_module="fpgatrax.sim.trial_cycles_tb",
+                   env={**harness.testbench_env(positions, seed), "SEARCH_OUT": str(out)})
         searches = json.loads(out.read_text())["searches"]
     window_size = (target.width, target.height)
     played = _positions([search["moves"] for search in searches], target.variant)

@@ -34,13 +34,8 @@ def test_search_matches_model(width, height, depth, evasions, max_trials, tss, v
                               positions, both_colours):
     count = int(os.environ.get("FPGATRAX_SEARCH_POSITIONS", positions))
     plies, tss_trials = tss
-    runner.run(SearchHarness(width, height, depth=depth, evasions=evasions,
-                             max_trials=max_trials, tss=plies, tss_trials=tss_trials,
-                             both_colours=both_colours, variant=variant),
-               name="search_harness", test_module="fpgatrax.sim.search_tb",
-               env={"SEARCH_WIDTH": str(width), "SEARCH_HEIGHT": str(height),
-                    "SEARCH_DEPTH": str(depth), "SEARCH_MAX_TRIALS": str(max_trials),
-                    "SEARCH_VARIANT": variant, "SEARCH_EVASIONS": str(int(evasions)),
-                    "SEARCH_TSS": str(plies), "SEARCH_TSS_TRIALS": str(tss_trials),
-                    "SEARCH_POSITIONS": str(count),
-                    "SEARCH_SEED": os.environ.get("FPGATRAX_SEARCH_SEED", "1")})
+    harness = SearchHarness(width, height, depth=depth, evasions=evasions,
+                            max_trials=max_trials, tss=plies, tss_trials=tss_trials,
+                            both_colours=both_colours, variant=variant)
+    runner.run(harness, name="search_harness", test_module="fpgatrax.sim.search_tb",
+               env=harness.testbench_env(count, os.environ.get("FPGATRAX_SEARCH_SEED", "1")))
