@@ -24,8 +24,10 @@ BOARDS = [Board(
     # An 8×8 array holds every 8x8 game; the cells a 9×9 one would add are worth more as search
     # depth (with 9×9, even a 1-ply search overfills the UP5K by 1 %). With the leaf's threat
     # count, a third ply overfills it (5,501 of 5,280 LCs); so do the check evasions with a ply
-    # of extension after attacks (5,698 LCs), and without it (5,462).
-    width=8, height=8, variant="8x8", depth=2, evasions=False, extension=0, tss=0,
+    # of extension after attacks (5,698 LCs), and without it (5,462). Since the controller's
+    # faster trials (2026-12-03), a second ply overfills it too (5,362 LCs; 5,311 without the
+    # kept neighbourhood), so it searches one ply and its leaf scan (5,177 LCs).
+    width=8, height=8, variant="8x8", depth=1, evasions=False, extension=0, tss=0,
     programmer=ICEPROG, clock_mhz=None,     # no room for the PLL's clock: see above
     leds=(("led", 1), ("led", 0), ("led", 2), ("led", 3)),
     resources=tuple(ICEBreakerPlatform.break_off_pmod),

@@ -35,24 +35,31 @@ Each piece is added by its own method of :class:`TileArray`:
 Timing
 ------
 DETECT runs up to six passes: loops of white and red, then lines of white and red along each
-axis whose span is at least 8 (a pass for an axis with a smaller span is skipped in one clock).
-A pass costs 7 clocks plus the number of squares the flag has to travel along the longest track
-involved. In the team's random games a TRY took a median of 41 clocks (most positions have no
-line passes yet).
+axis whose span is at least 8 (a pass for an axis with a smaller span is not run). A pass lasts
+4 clocks plus the number of squares the flag has to travel along the longest track involved:
+the clock that sees the activity tree quiet takes the pass's answers and starts the next pass,
+whose flags the cells clear on the clock after.
 
-TRY_THREAT adds two passes to DETECT, one per colour, each 9 clocks plus the length of the
+TRY_THREAT adds two passes to DETECT, one per colour, each 5 clocks plus the length of the
 placed tile's track: the flag floods from the placed square alone, the empty squares its track
-enters mark themselves as ends, and an end next to an end sets the flag. Ends outside the array
-are not seen, so a threat there is not reported.
+enters mark themselves as ends, and an end next to an end sets the flag (its answers come a
+clock after the quiet one). Ends outside the array are not seen, so a threat there is not
+reported.
 
 With ``both_colours`` every cell keeps a flag per colour, so each pass follows the white and the
 red tracks at once and the passes of a colour pair become one: three passes for DETECT, four for
-TRY_THREAT, for a few more LUTs per cell (the ECP5 boards, which have room, use it).
+TRY_THREAT, for a few more LUTs per cell.
+
+PLACE gathers the square and its neighbours through the read tree (6 clocks) and writes on the
+next; the search tries up to three symbols on a square, discarding each before the next, so the
+controller keeps the neighbourhood it gathered and a PLACE of the same square and level after
+nothing but DISCARDs of that level chooses from it at once. DISCARD is done on the clock after
+it is accepted; its clear reaches the bounding box three clocks later (``settled``).
 
 CLEAR, COMMIT and SHIFT are rare (once or twice per game move), so the cells have no hardware
 for them: the controller *sweeps* the bounding box of the tiles (for SHIFT, widened by one
 square on the side the tiles move towards), reading each square's source and writing the
-destination through the single-cell port, 4 clocks per square plus 4 (1 on an empty board).
+destination through the single-cell port, 4 clocks per square plus 5 (2 on an empty board).
 The sweep writes level 0, so shift and clear committed positions only.
 
 Outputs
@@ -117,7 +124,8 @@ class TileArray(wiring.Component):
         wiring.connect(m, wiring.flipped(port.cmd), control.cmd)
         m.d.comb += [port.done.eq(control.done), port.cycles.eq(control.cycles),
                      port.flags.eq(control.flags), port.rdata.eq(control.rdata),
-                     port.attacks.eq(control.attacks), control.bbox.eq(port.bbox)]
+                     port.attacks.eq(control.attacks), port.settled.eq(control.settled),
+                     control.bbox.eq(port.bbox)]
 
         x_sel, y_sel = self._addressing(m, cells, control)
         col_occ, row_occ = self._occupancy(m, cells, control)

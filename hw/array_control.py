@@ -10,14 +10,16 @@ before it believes one; the comments at those states say why that number.
 
 The FSM has one group of states per kind of command, each added by its own method:
 
-- ``_decode``: IDLE, which accepts a command and starts the group that carries it out;
-- ``_settle``: waiting for a change to reach the bounding box (WRITE, DISCARD, PLACE, sweeps);
+- ``_decode``: IDLE, which accepts a command and starts the group that carries it out
+  (DISCARD is carried out there: it only orders the clear);
+- ``_settle``: waiting for a change to reach the bounding box (WRITE, PLACE, sweeps);
 - ``_sweep``: CLEAR, COMMIT and SHIFT, which copy the bounding box square by square through the
   single-cell port (the cells have no hardware for these rare commands);
 - ``_access``: WRITE and READ, through the single-cell port;
-- ``_place``: PLACE's gather of the square and its neighbours, choice of colouring and write;
+- ``_place``: PLACE's gather of the square and its neighbours (or the neighbourhood kept from
+  the last PLACE there), choice of colouring and write;
 - ``_resolve``: forced play, one ring per clock;
-- ``_detect``: the passes of DETECT and TRY_THREAT.
+- ``_detect``: the passes of DETECT and TRY_THREAT, each started on the clock the last one ends.
 """
 
 from amaranth.hdl import Array, Cat, Const, Module, Mux, Signal
@@ -67,6 +69,9 @@ class ArrayControl(wiring.Component):
     bbox : In
         The array's bounding box (the sweeps cover it; PLACE on an empty board ignores the
         neighbours).
+    settled : Out(1)
+        No change to the tiles is still on its way to ``bbox`` (DISCARD finishes before its
+        change has arrived there; the sweeps wait for this).
     span_x, span_y : In(1)
         The tiles span at least a line's length along x, along y (a line pass is worthwhile).
     read : In(TILE_BITS)
@@ -100,6 +105,7 @@ class ArrayControl(wiring.Component):
             "flags": Out(Flags),
             "rdata": Out(TILE_BITS),
             "bbox": In(bounding_box_layout(width, height)),
+            "settled": Out(1),
             "span_x": In(1),
             "span_y": In(1),
             "read": In(TILE_BITS),
@@ -131,6 +137,12 @@ class ArrayControl(wiring.Component):
         self._parity = Signal()         # of the placed square: which cells force first
         self._trying = Signal()         # PLACE goes on to RESOLVE and DETECT (TRY, TRY_THREAT)
         self._threats = Signal()        # and DETECT to the threat passes (TRY_THREAT)
+        self._pass_no = Signal(range(9))   # the first detection pass that may run next
+        # The neighbourhood PLACE gathered last is still the array's, and for which square
+        # and level (see ``_place``).
+        self._kept = Signal()
+        self._kept_at = Signal(len(Cat(self.cmd.payload.x, self.cmd.payload.y,
+                                       self.cmd.payload.level)))
         self._sweep_at = _SweepRegisters(W, H)
         m.d.comb += [
             ctl_next.init.eq(1),
@@ -141,6 +153,13 @@ class ArrayControl(wiring.Component):
         ]
         with m.If(~self.cmd.ready):
             m.d.sync += self.cycles.eq(self.cycles + 1)
+        # A change ordered on a clock reaches the cells on the next, the column/row occupancy
+        # the one after and the bounding box registers the one after that.
+        changing = Signal(3)
+        m.d.sync += changing.eq(Cat(self._write_next | ctl_next.clear.any() |
+                                    ctl_next.force.any(), changing[:2]))
+        m.d.comb += self.settled.eq(~changing.any())
+        self._changing = changing
         m.d.sync += self.done.eq(0)
 
         # The command's symbol's first colouring (the other is its complement).
@@ -150,6 +169,7 @@ class ArrayControl(wiring.Component):
                 with m.Case(symbol):
                     m.d.comb += self._first.eq(first_colouring(symbol))
 
+        self._following = self._following_pass(m)
         with m.FSM():
             self._decode(m)
             self._settle(m)
@@ -157,7 +177,8 @@ class ArrayControl(wiring.Component):
             self._sweep(m)
             self._place(m)
             self._resolve(m)
-            self._detect(m)
+            ended = self._detect(m)
+        self._end_pass(m, ended)
         return m
 
     # -- shared steps ---------------------------------------------------------------------------
@@ -169,16 +190,15 @@ class ArrayControl(wiring.Component):
 
     def _wait_for_bbox(self, m):
         """Finish once the change ordered on this clock has reached the bounding box."""
-        m.d.sync += self._count.eq(0)
         m.next = "SETTLE"
 
     def _settle(self, m):
-        """SETTLE: the end of every command that changes tiles but reports no flags."""
+        """SETTLE: the end of every command that changes tiles but reports no flags, except
+        DISCARD (the search discards after every trial, and needs no bounding box then)."""
         with m.State("SETTLE"):
-            # A change ordered on the previous clock reaches the cells one clock later, the
-            # column/row occupancy the next and the bounding box registers the one after.
-            m.d.sync += self._count.eq(self._count + 1)
-            with m.If(self._count == 2):
+            # ``bbox`` is up to date on the ``done`` clock if no change was ordered on this
+            # one (there is none here) or on the two before.
+            with m.If(~self._changing[:2].any()):
                 self._finish(m)
 
     # -- IDLE: accept a command -----------------------------------------------------------------
@@ -190,9 +210,12 @@ class ArrayControl(wiring.Component):
             with m.If(self.cmd.valid):
                 m.d.sync += [self._cmd.eq(p), self.ax.eq(p.x), self.ay.eq(p.y),
                              self._count.eq(0), self.cycles.eq(1)]
+                with m.If(~p.op.as_value().matches(Op.READ, Op.DETECT, Op.DISCARD, Op.PLACE, Op.TRY,
+                                        Op.TRY_THREAT)):
+                    m.d.sync += self._kept.eq(0)   # these change the tiles
                 with m.Switch(p.op):
-                    with m.Case(Op.CLEAR):
-                        self._start_sweep(m, 0, 0, clear=True)
+                    with m.Case(Op.CLEAR, Op.COMMIT, Op.SHIFT):
+                        m.next = "SWEEP_START"
                     with m.Case(Op.WRITE):
                         m.d.sync += [self._placed.eq(p.tile), self._level.eq(0)]
                         m.next = "WRITE"
@@ -201,24 +224,25 @@ class ArrayControl(wiring.Component):
                     with m.Case(Op.PLACE, Op.TRY, Op.TRY_THREAT):
                         m.d.sync += [self.flags.eq(0), self._trying.eq(p.op != Op.PLACE),
                                      self._threats.eq(p.op == Op.TRY_THREAT),
-                                     self._level.eq(Cat(p.level > k for k in range(L)))]
-                        m.next = "GATHER"
+                                     self._level.eq(Cat(p.level > k for k in range(L))),
+                                     self._parity.eq(p.x[0] ^ p.y[0]),
+                                     self._kept_at.eq(Cat(p.x, p.y, p.level))]
+                        with m.If(self._kept & (self._kept_at == Cat(p.x, p.y, p.level))):
+                            m.next = "CHOOSE"
+                        with m.Else():
+                            m.d.sync += self._kept.eq(0)
+                            m.next = "GATHER"
                     with m.Case(Op.RESOLVE):
                         m.next = "RESOLVE"
                     with m.Case(Op.DETECT):
-                        m.next = "DETECT"
+                        self._first_pass(m)
                     with m.Case(Op.DISCARD):
+                        with m.If(p.level != self._kept_at[-len(p.level):]):
+                            m.d.sync += self._kept.eq(0)
                         # Level 0 acts as 1: the committed tiles stay.
                         m.d.comb += self._ctl_next.clear.eq(
                             Cat(p.level <= k + 1 for k in range(L)))
-                        self._wait_for_bbox(m)
-                    with m.Case(Op.COMMIT):
-                        self._start_sweep(m, 0, 0, clear=False)
-                    with m.Case(Op.SHIFT):
-                        with m.Switch(p.dir):
-                            for direction, (move_x, move_y) in STEPS.items():
-                                with m.Case(direction):
-                                    self._start_sweep(m, move_x, move_y, clear=False)
+                        self._finish(m)
                     with m.Default():
                         self._finish(m)
 
@@ -251,9 +275,23 @@ class ArrayControl(wiring.Component):
             m.next = "SWEEP_READ"
 
     def _sweep(self, m):
-        """Each square costs 4 clocks: address the source, wait for the read tree, take the
-        tile and address the destination, write."""
-        s = self._sweep_at
+        """SWEEP_START waits until the bounding box is up to date (a DISCARD may have just
+        finished), then starts the command's sweep. Each square costs 4 clocks: address the
+        source, wait for the read tree, take the tile and address the destination, write."""
+        s, cmd = self._sweep_at, self._cmd
+        with m.State("SWEEP_START"):
+            with m.If(self.settled):
+                with m.Switch(cmd.op):
+                    with m.Case(Op.CLEAR):
+                        self._start_sweep(m, 0, 0, clear=True)
+                    with m.Case(Op.COMMIT):
+                        self._start_sweep(m, 0, 0, clear=False)
+                    with m.Case(Op.SHIFT):
+                        with m.Switch(cmd.dir):
+                            for direction, (move_x, move_y) in STEPS.items():
+                                with m.Case(direction):
+                                    self._start_sweep(m, move_x, move_y, clear=False)
+
         with m.State("SWEEP_READ"):
             m.d.sync += [self.ax.eq(s.x - s.delta_x), self.ay.eq(s.y - s.delta_y)]
             m.next = "SWEEP_WAIT"
@@ -295,44 +333,59 @@ class ArrayControl(wiring.Component):
     # -- PLACE ----------------------------------------------------------------------------------
 
     def _place(self, m):
-        """PLACE: read the square and its four neighbours through the read tree (one address
-        per clock, each answer two clocks later), choose the colouring that fits them, write
-        it; TRY and TRY_THREAT go on to RESOLVE."""
+        """PLACE: read the square and its four neighbours through the read tree (GATHER: one
+        address per clock, each answer a clock later), choose the colouring that fits them and
+        write it (CHOOSE); TRY and TRY_THREAT go on to RESOLVE.
+
+        The search tries up to three symbols on each square, discarding each trial before the
+        next, so the neighbourhood it gathered is *kept*: a PLACE or TRY of the same square at
+        the same level, with nothing but READs, DETECTs and DISCARDs of that level in between,
+        chooses at once from it (CHOOSE)."""
         W, H = self.width, self.height
-        cmd, flags, count, placed = self._cmd, self.flags, self._count, self._placed
+        cmd, flags, count = self._cmd, self.flags, self._count
         gathered = Signal(5 * TILE_BITS)   # own square, then neighbours N, E, S, W
         dx = Array(Const(v, range(-1, 2)) for v in (0, 0, 1, 0, -1))
         dy = Array(Const(v, range(-1, 2)) for v in (0, -1, 0, 1, 0))
         own = gathered[:TILE_BITS]
         near = [gathered[TILE_BITS * (d + 1):TILE_BITS * (d + 2)] for d in range(4)]
         near_occ = Cat(t.any() for t in near)
+        empty = Signal()     # the board was empty: kept too, as after a DISCARD ``bbox`` lags
         first = self._first
 
         def fits(tile):
             return Cat(~near_occ[d] | (tile[d] == near[d][opposite(d)]) for d in range(4)).all()
 
+        def put(tile):
+            m.d.comb += [self._ctl_next.wdata.eq(tile), self._write_next.eq(1)]
+            with m.If(self._trying):
+                m.next = "RESOLVE"
+            with m.Else():
+                self._wait_for_bbox(m)
+
         with m.State("GATHER"):
             m.d.sync += count.eq(count + 1)
             with m.If(count < 4):
                 m.d.sync += [self.ax.eq(cmd.x + dx[count + 1]), self.ay.eq(cmd.y + dy[count + 1])]
-            with m.If(count >= 1):
-                m.d.sync += gathered.eq(Cat(gathered[TILE_BITS:], self.read))
+            for slot in range(5):
+                with m.If(count == slot + 1):
+                    m.d.sync += gathered[TILE_BITS * slot:TILE_BITS * (slot + 1)].eq(self.read)
+            with m.If(count == 4):
+                # The write after the choice goes to the square itself.
+                m.d.sync += [self.ax.eq(cmd.x), self.ay.eq(cmd.y)]
             with m.If(count == 5):
-                m.d.sync += [self.ax.eq(cmd.x), self.ay.eq(cmd.y),
-                             self._parity.eq(cmd.x[0] ^ cmd.y[0])]
+                m.d.sync += [self._kept.eq(1), empty.eq(self.bbox.empty)]
                 m.next = "CHOOSE"
 
         with m.State("CHOOSE"):
             with m.If((cmd.x >= W) | (cmd.y >= H)):
                 m.d.sync += flags.not_adjacent.eq(1)
                 self._finish(m)
-            with m.Elif(self.bbox.empty):
+            with m.Elif(empty):
                 with m.If(cmd.symbol == Symbol.BACKSLASH):
                     m.d.sync += flags.mismatch.eq(1)
                     self._finish(m)
                 with m.Else():
-                    m.d.sync += placed.eq(first)
-                    m.next = "PUT"
+                    put(first)
             with m.Elif(own.any()):
                 m.d.sync += flags.occupied.eq(1)
                 self._finish(m)
@@ -340,21 +393,12 @@ class ArrayControl(wiring.Component):
                 m.d.sync += flags.not_adjacent.eq(1)
                 self._finish(m)
             with m.Elif(fits(first)):
-                m.d.sync += placed.eq(first)
-                m.next = "PUT"
+                put(first)
             with m.Elif(fits(~first)):
-                m.d.sync += placed.eq(~first)
-                m.next = "PUT"
+                put(~first)
             with m.Else():
                 m.d.sync += flags.mismatch.eq(1)
                 self._finish(m)
-
-        with m.State("PUT"):
-            m.d.comb += self._write_next.eq(1)
-            with m.If(self._trying):
-                m.next = "RESOLVE"
-            with m.Else():
-                self._wait_for_bbox(m)
 
     # -- RESOLVE --------------------------------------------------------------------------------
 
@@ -381,7 +425,7 @@ class ArrayControl(wiring.Component):
                     self._finish(m)
                 with m.Elif(~self.answers.active):
                     with m.If(self._trying):
-                        m.next = "DETECT"
+                        self._first_pass(m)
                     with m.Else():
                         self._finish(m)
 
@@ -389,46 +433,15 @@ class ArrayControl(wiring.Component):
 
     def _detect(self, m):
         """Passes 0, 1: loops of white, red; 2, 3: lines along x; 4, 5: lines along y (each
-        skipped in one clock when the tiles' span is too short for a line); 6, 7 (TRY_THREAT
-        only): threats of white, red. With ``both_colours`` the cells follow both colours in
-        one pass, so only the even passes run. A pass seeds the flags (INIT), lets them flow
-        until the activity tree is quiet (PROPAGATE), and reads its trees into the flags
-        (RESULT)."""
-        flags, count, colour, mode = self.flags, self._count, self._colour, self.mode
-        answers = self.answers
-        pass_no = Signal(range(9))
-        with m.State("DETECT"):
-            m.d.sync += [flags.loop_white.eq(0), flags.loop_red.eq(0),
-                         flags.line_white.eq(0), flags.line_red.eq(0), pass_no.eq(0)]
-            m.next = "PASS"
-
-        with m.State("PASS"):
-            m.d.sync += [colour.eq(pass_no[0]), count.eq(0),
-                         pass_no.eq(pass_no + (2 if self.both_colours else 1))]
-            with m.Switch(pass_no):
-                with m.Case(0, 1):
-                    m.d.sync += mode.eq(Pass.LOOP)
-                    m.next = "INIT"
-                with m.Case(2, 3):
-                    m.d.sync += mode.eq(Pass.LINE_X)
-                    with m.If(self.span_x):
-                        m.next = "INIT"
-                with m.Case(4, 5):
-                    m.d.sync += mode.eq(Pass.LINE_Y)
-                    with m.If(self.span_y):
-                        m.next = "INIT"
-                with m.Case(6, 7):
-                    m.d.sync += mode.eq(Pass.THREAT)
-                    with m.If(self._threats):
-                        m.next = "INIT"
-                    with m.Else():
-                        self._finish(m)
-                with m.Default():
-                    self._finish(m)
-
-        with m.State("INIT"):
-            m.next = "PROPAGATE"
-
+        skipped when the tiles' span is too short for a line); 6, 7 (TRY_THREAT only): threats
+        of white, red. With ``both_colours`` the cells follow both colours in one pass, so only
+        the even passes run. A pass lets the flags flow from their seeds until the activity
+        tree is quiet (PROPAGATE); the clock that sees it quiet takes the trees' answers into
+        the flags and starts the next pass, whose flags the cells clear on the clock after
+        (a threat pass's answers come a clock later, in ENDS). Returns the strobe of a pass's
+        end, which :meth:`_end_pass` acts on."""
+        answers, count = self.answers, self._count
+        ended = Signal()     # a pass ends on this clock: take its answers, start the next
         with m.State("PROPAGATE"):
             # The flags start moving on the second clock here; the activity tree answers
             # two clocks after each step.
@@ -436,26 +449,74 @@ class ArrayControl(wiring.Component):
             with m.If(count != 3):
                 m.d.sync += count.eq(count + 1)
             with m.Elif(~answers.active):
-                m.d.sync += count.eq(0)
-                with m.If(mode == Pass.THREAT):
+                with m.If(self.mode == Pass.THREAT):
                     m.next = "ENDS"
                 with m.Else():
-                    m.next = "RESULT"
+                    m.d.comb += ended.eq(1)
+                    self._after_pass(m)
 
         with m.State("ENDS"):
             # The ends register one clock after the flags settle, the threat leaves the
-            # next, the tree's root the one after.
-            m.d.comb += self._ctl_next.init.eq(0)
-            m.d.sync += count.eq(count + 1)
-            with m.If(count == 1):
-                m.next = "RESULT"
+            # next and the trees' roots the one after: a clock after the quiet one.
+            m.d.comb += ended.eq(1)
+            self._after_pass(m)
+        return ended
 
-        with m.State("RESULT"):
-            # Each lane's answers belong to its colour: white and red with both colours,
-            # else the pass's colour.
-            for lane in range(len(answers.closed)):
-                self._take_result(m, mode, lane if self.both_colours else colour, lane)
-            m.next = "PASS"
+    def _end_pass(self, m, ended):
+        """On the clock a pass ends (``ended``, outside the FSM so that its two states share
+        the logic): its answers into the flags, the cells' flags cleared on the next clock,
+        and the next pass worth running started, or the command done after the last."""
+        with m.If(ended):
+            self._take_results(m)
+            m.d.comb += self._ctl_next.init.eq(1)
+            with m.If(self._following == 8):
+                m.d.sync += self.done.eq(1)
+            with m.Else():
+                self._start_pass(m, self._following)
+
+    def _after_pass(self, m):
+        """The state after a pass ends (see :meth:`_end_pass`)."""
+        with m.If(self._following == 8):
+            m.next = "IDLE"
+        with m.Else():
+            m.next = "PROPAGATE"
+
+    def _following_pass(self, m):
+        """The first pass numbered ``_pass_no`` or more that is worth running (see
+        :meth:`_detect`); 8 if none is."""
+        runs, following = Signal(8), Signal(range(9))
+        both = self.both_colours
+        m.d.comb += [runs.eq(Cat(1, not both, self.span_x, self.span_x & (not both),
+                                 self.span_y, self.span_y & (not both),
+                                 self._threats, self._threats & (not both))),
+                     following.eq(8)]
+        for number in reversed(range(8)):
+            with m.If(runs[number] & (self._pass_no <= number)):
+                m.d.comb += following.eq(number)
+        return following
+
+    def _first_pass(self, m):
+        """Clear the flags DETECT reports and start its first pass, loops (of white if one
+        colour at a time); the cells' flags are held clear on the next clock, as on every
+        clock outside PROPAGATE."""
+        flags = self.flags
+        m.d.sync += [flags.loop_white.eq(0), flags.loop_red.eq(0),
+                     flags.line_white.eq(0), flags.line_red.eq(0)]
+        self._start_pass(m, 0)
+        m.next = "PROPAGATE"
+
+    def _start_pass(self, m, number):
+        """Start pass ``number``: its seeds and colour reach the cells with the clearing of
+        their flags, and PROPAGATE lets them flow from the clock after (the caller goes
+        there)."""
+        m.d.sync += [self.mode.eq(number >> 1), self._colour.eq(number & 1),
+                     self._pass_no.eq(number + 1), self._count.eq(0)]
+
+    def _take_results(self, m):
+        """The trees' answers for the pass that just ended into the flags: each lane's belong
+        to its colour, white and red with both colours, else the pass's colour."""
+        for lane in range(len(self.answers.closed)):
+            self._take_result(m, self.mode, lane if self.both_colours else self._colour, lane)
 
     def _take_result(self, m, mode, colour, lane):
         """RESULT for one lane of the pass: its trees' answers into ``colour``'s flags (and,

@@ -12,9 +12,12 @@ Command stream
 array is idle. A command is accepted on a clock where ``valid & ready``; ``done`` is high for one
 clock when it has finished, and from that clock on every result (``flags``, ``bbox``,
 ``border``, ``rdata``, ``cycles``, and the array's testbench-only ``board``) describes its
-outcome. ``ready`` is high on the ``done`` clock again, so commands may follow back to back.
-``cycles`` is the number of clocks from the accepting edge to the ``done`` edge (``done`` comes
-``cycles`` clocks after the command was accepted). After reset the array is empty and idle.
+outcome, but for DISCARD: the search discards after every trial and needs no bounding box
+then, so DISCARD is done as soon as it has ordered the clear, and the tiles, ``bbox`` and
+``border`` describe it when ``settled`` is high (three clocks later; CLEAR, COMMIT and SHIFT
+wait for it themselves). ``ready`` is high on the ``done`` clock again, so commands may follow
+back to back. ``done`` comes ``cycles`` clocks after the clock that accepted the command.
+After reset the array is empty and idle.
 
 Fields a command does not use are ignored. ``level`` is a trial level (1 to ``levels``),
 ``symbol`` a :class:`~.tiles.Symbol`, ``tile`` a white-edge mask and ``dir`` a
@@ -26,10 +29,12 @@ op         effect                                                               
 CLEAR      empty every cell                                                         sweep
 WRITE      cell (x, y) := ``tile`` at level 0 (0 empties it); loads positions       5
 READ       ``rdata`` := the tile at (x, y) (0 if empty or outside the array)        3
-PLACE      put ``symbol`` at (x, y) at ``level``, coloured to fit its neighbours;   12
+PLACE      put ``symbol`` at (x, y) at ``level``, coloured to fit its neighbours;   10 (5)
            or flag *occupied*, *not_adjacent* (also for (x, y) outside the array)
            or *mismatch* (nothing placed). On an empty board any (x, y) takes the
            symbol's first colouring (``/`` or ``+``); ``\\`` is a *mismatch* there.
+           (5: the same square and level as the last PLACE, with only DISCARDs of
+           that level, READs and DETECTs since)
 RESOLVE    forced play at the level of the last PLACE, one ring per clock, until    depth + 5
            nothing is forced (legal) or an empty square has three entering edges
            of one colour (*illegal*; the level then holds partial forced play:
@@ -40,7 +45,7 @@ TRY_THREAT TRY, then (if legal) whether the placed tile's white and red tracks e
            end in two adjacent squares of the array (*threat_white*, *threat_red*):
            the move left a loop one tile from closing (an *attack*), and where
            (``attacks``)
-DISCARD    empty every cell whose level is ``level`` or more (0 acts as 1)          4
+DISCARD    empty every cell whose level is ``level`` or more (0 acts as 1)          1
 COMMIT     every tile becomes level 0                                               sweep
 SHIFT      move the contents one cell towards ``dir``; what leaves the array is     sweep
            lost (``bbox`` and ``border`` tell when that would happen)
@@ -72,7 +77,7 @@ from amaranth.lib.wiring import In, Out
 from fpgatrax.hw.tiles import TILE_BITS, Direction, Symbol
 
 __all__ = ["Op", "Flags", "command_layout", "bounding_box_layout", "attack_layout", "ArrayPort",
-           "ArrayMux", "command_states"]
+           "ArrayMux", "command_states", "goto"]
 
 
 class Op(enum.Enum, shape=4):
@@ -141,11 +146,12 @@ class ArrayPort(wiring.Signature):
     rdata : In(TILE_BITS)
     bbox : In(bounding_box_layout(width, height))
     border : In(1)
+    settled : In(1)
     attacks : In(data.ArrayLayout(attack_layout(width, height), 2))
     """
 
     #: The members that carry results, from the array to its controllers.
-    RESULTS = ("done", "cycles", "flags", "rdata", "bbox", "border", "attacks")
+    RESULTS = ("done", "cycles", "flags", "rdata", "bbox", "border", "settled", "attacks")
 
     def __init__(self, width, height, levels=2):
         self.width, self.height, self.levels = width, height, levels
@@ -157,6 +163,7 @@ class ArrayPort(wiring.Signature):
             "rdata": In(TILE_BITS),
             "bbox": In(bounding_box_layout(width, height)),
             "border": In(1),
+            "settled": In(1),
             "attacks": In(data.ArrayLayout(attack_layout(width, height), 2)),
         })
 
@@ -226,3 +233,11 @@ def command_states(m, array, state, fields, then):
     with m.State(state + "_WAIT"):
         with m.If(array.done):
             then()
+
+
+def goto(m, state):
+    """A ``then`` for :func:`command_states` (and other states that choose what comes next):
+    go to ``state``."""
+    def then():
+        m.next = state
+    return then

@@ -41,7 +41,7 @@ from amaranth.lib.wiring import In, Out
 
 from fpgatrax.host.rules.variant import variant_named
 from fpgatrax.hw.array import TileArray
-from fpgatrax.hw.array_port import ArrayMux, ArrayPort, Op, command_states
+from fpgatrax.hw.array_port import ArrayMux, ArrayPort, Op, command_states, goto
 from fpgatrax.hw.protocol import Colour, Protocol
 from fpgatrax.hw.search import MoveSearch, square_layout
 from fpgatrax.hw.search_model import DEFAULT_DEPTH, DEFAULT_EXTENSION
@@ -194,7 +194,7 @@ class Player(wiring.Component):
 
         # After a reset the array may still be finishing a command of the search; CLEAR waits.
         with ctl.FSM(init="CLEAR") as fsm:
-            self._command(ctl, "CLEAR", {"op": Op.CLEAR}, _goto(ctl, "READY"))
+            self._command(ctl, "CLEAR", {"op": Op.CLEAR}, goto(ctl, "READY"))
 
             with ctl.State("READY"):
                 with ctl.If(self._in_game & (proto.colour == Colour.WHITE)):
@@ -230,8 +230,10 @@ class Player(wiring.Component):
             too_wide = (self._columns > limit) | (self._rows > limit)
 
         with ctl.State("AWAIT"):
-            ctl.d.comb += proto.opponent_move.ready.eq(1)
-            with ctl.If(proto.opponent_move.valid):
+            # LOCATE needs the bounding box, which a DISCARD just before leaves unsettled.
+            settled = self._own.settled
+            ctl.d.comb += proto.opponent_move.ready.eq(settled)
+            with ctl.If(proto.opponent_move.valid & settled):
                 self._start_counting(ctl)
                 ctl.d.sync += [theirs.eq(opp), move.symbol.eq(opp.symbol)]
                 ctl.next = "LOCATE"
@@ -276,7 +278,7 @@ class Player(wiring.Component):
             ctl.d.sync += [self._illegal_seen.eq(1), self._counting.eq(0)]
             ctl.next = "DROP"
 
-        self._command(ctl, "DROP", {"op": Op.DISCARD, "level": 1}, _goto(ctl, "AWAIT"))
+        self._command(ctl, "DROP", {"op": Op.DISCARD, "level": 1}, goto(ctl, "AWAIT"))
 
         def after_opponent():
             # COMMIT leaves the flags of the TRY before it.
@@ -343,7 +345,7 @@ class Player(wiring.Component):
                     ctl.next = "OVERFLOW"
 
         self._command(ctl, "MINE", {"op": Op.TRY, "x": move.x, "y": move.y,
-                                    "symbol": move.symbol, "level": 1}, _goto(ctl, "COMMIT_MINE"))
+                                    "symbol": move.symbol, "level": 1}, goto(ctl, "COMMIT_MINE"))
 
         def after_mine():
             ctl.d.sync += self.game_over.eq(self._won)
@@ -379,10 +381,3 @@ class Player(wiring.Component):
             ctl.d.comb += proto.opponent_move.ready.eq(1)
             with ctl.If(proto.opponent_move.valid):
                 ctl.d.sync += self._illegal_seen.eq(1)
-
-
-def _goto(m, state):
-    """A ``then`` for :func:`~.array_port.command_states`: go to ``state``."""
-    def then():
-        m.next = state
-    return then

@@ -63,7 +63,7 @@ from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
 from fpgatrax.host.rules.variant import variant_named
-from fpgatrax.hw.array_port import ArrayPort, Op, attack_layout, command_states
+from fpgatrax.hw.array_port import ArrayPort, Op, attack_layout, command_states, goto
 from fpgatrax.hw.search_model import (
     DEFAULT_DEPTH,
     DEFAULT_EXTENSION,
@@ -145,8 +145,9 @@ class MoveSearch(wiring.Component):
         The chosen move, in array coordinates.
     win : Out(1)
         The chosen move wins (taken by the win pass).
-    trials : Out(TRIAL_BITS)
-        Tiles placed by TRY commands during this search.
+    trials : Out
+        Tiles placed by TRY commands during this search: ``TRIAL_BITS`` wide without a trial
+        limit, else as wide as the limit (or a whole win pass, if more) needs.
     array : Out(ArrayPort(width, height, depth + 1 + extension))
         The array's command port, which the search drives while ``busy``.
     """
@@ -164,6 +165,10 @@ class MoveSearch(wiring.Component):
         self.evasions, self.extension = evasions, extension
         self.tss, self.tss_trials = tss, (tss_trials or max_trials) if tss else 0
         self.levels = levels_of(depth, extension, tss)
+        # The win pass counts every candidate (three symbols on each square) before the limit
+        # is first checked.
+        trial_bits = (max(max_trials, 3 * width * height) + 1).bit_length() if max_trials \
+            else TRIAL_BITS
         super().__init__({
             "start": In(1),
             "colour": In(1),
@@ -172,7 +177,7 @@ class MoveSearch(wiring.Component):
             "found": Out(1),
             "win": Out(1),
             "move": Out(square_layout(width, height)),
-            "trials": Out(TRIAL_BITS),
+            "trials": Out(trial_bits),
             "array": Out(ArrayPort(width, height, self.levels)),
         })
 
@@ -221,6 +226,7 @@ class MoveSearch(wiring.Component):
         m.d.sync += self.done.eq(0)
         with m.FSM():
             self._idle(m)
+            self._ring_states(m)
             self._trial_states(m)
             self._result_state(m)
             self._end_of_ply(m)
@@ -229,8 +235,7 @@ class MoveSearch(wiring.Component):
 
     def _idle(self, m):
         """IDLE until ``start``: a new search begins with the win pass at ply 1, with no
-        killers, on the root's empty window."""
-        inf = self.values.inf
+        killers, on the root's empty window (in START, once the array has settled)."""
         with m.State("IDLE"):
             m.d.comb += self.busy.eq(0)
             with m.If(self.start):
@@ -238,8 +243,7 @@ class MoveSearch(wiring.Component):
                              self._win_pass.eq(1), self._best_valid.eq(0),
                              self._legal_seen.eq(0), self.found.eq(0), self.win.eq(0)]
                 m.d.sync += [flag.eq(0) for flag in self._has_killer]
-                self._new_frame(m, -inf, inf)
-                m.next = "SCAN"
+                m.next = "START"
 
     # -- what the last TRY found ----------------------------------------------------------------
 
@@ -282,8 +286,11 @@ class MoveSearch(wiring.Component):
 
     def _ring(self):
         """The ring the current ply scans: the bounding box one square wider on every side
-        within the array (an empty board: the centre square). Valid whenever the array holds
-        the ply's own position, which is whenever the scan moves on."""
+        within the array (an empty board: the centre square), from the bounding box as it is
+        (``_ring_now``) and as it was latched (``_x0`` … ``_y1``) when the ply's position was
+        last complete and settled in the array. The scan uses the latched ring: after the
+        DISCARD of a trial the bounding box takes a few clocks to shrink back, and the scan
+        moves on at once."""
         W, H, bbox = self.width, self.height, self.array.bbox
 
         def clamp_low(v):
@@ -292,15 +299,47 @@ class MoveSearch(wiring.Component):
         def clamp_high(v, n):
             return Mux(v == n - 1, n - 1, v + 1)
 
-        self._x0 = Mux(bbox.empty, (W - 1) // 2, clamp_low(bbox.min_x))
-        self._x1 = Mux(bbox.empty, (W - 1) // 2, clamp_high(bbox.max_x, W))
-        self._y0 = Mux(bbox.empty, (H - 1) // 2, clamp_low(bbox.min_y))
-        self._y1 = Mux(bbox.empty, (H - 1) // 2, clamp_high(bbox.max_y, H))
+        self._ring_now = [Mux(bbox.empty, (W - 1) // 2, clamp_low(bbox.min_x)),
+                          Mux(bbox.empty, (W - 1) // 2, clamp_high(bbox.max_x, W)),
+                          Mux(bbox.empty, (H - 1) // 2, clamp_low(bbox.min_y)),
+                          Mux(bbox.empty, (H - 1) // 2, clamp_high(bbox.max_y, H))]
+        self._x0, self._x1 = Signal(range(W), name="ring_x0"), Signal(range(W), name="ring_x1")
+        self._y0, self._y1 = Signal(range(H), name="ring_y0"), Signal(range(H), name="ring_y1")
 
-    def _ring_start(self, m):
-        """The scan's first candidate: the ring's first square, symbol ``+``."""
+    def _latch_ring(self, m):
+        """Latch the ring of the position in the array (which must be the scanning ply's)."""
+        m.d.sync += [latched.eq(now) for latched, now in
+                     zip((self._x0, self._x1, self._y0, self._y1), self._ring_now,
+                                  strict=True)]
+
+    def _ring_states(self, m):
+        """States that wait for the bounding box to settle after a DISCARD, latch the ring of
+        the position that is left, and go on: at the search's start, after a POP (back to
+        the parent's scan) and after the threat-space search gives up (back to the root)."""
+        def latch_then(state, then):
+            with m.State(state):
+                with m.If(self.array.settled):
+                    self._latch_ring(m)
+                    then()
+
+        def start():
+            self._new_frame(m, -self.values.inf, self.values.inf)
+            m.next = "SCAN"
+        latch_then("START", start)
+
+        # The states after use the latched ring, from the next clock.
+        latch_then("POP_RING", goto(m, "RESULT"))
+        if self.tss:
+            latch_then("TSS_RING", goto(m, "NEGAMAX"))
+            with m.State("NEGAMAX"):
+                self._negamax(m)
+
+    def _ring_start(self, m, now=False):
+        """The scan's first candidate: the ring's first square, symbol ``+``; ``now``: of the
+        ring being latched on this clock."""
         move = self._move
-        m.d.sync += [move.x.eq(self._x0), move.y.eq(self._y0), move.symbol.eq(Symbol.PLUS)]
+        x0, _, y0, _ = self._ring_now if now else (self._x0, None, self._y0, None)
+        m.d.sync += [move.x.eq(x0), move.y.eq(y0), move.symbol.eq(Symbol.PLUS)]
 
     def _next_square(self, m):
         """On to the next square of the ring (symbol ``+``), or the ply's end."""
@@ -341,15 +380,16 @@ class MoveSearch(wiring.Component):
             m.d.sync += frame.attacked.eq(attacked)
             if attack is not None:
                 m.d.sync += frame.attack.eq(attack)
+        self._latch_ring(m)
         if killer is None:
             m.d.sync += frame.first.eq(0)
-            self._ring_start(m)
+            self._ring_start(m, now=True)
             return
         m.d.sync += frame.first.eq(self._has_killer[killer])
         with m.If(self._has_killer[killer]):
             m.d.sync += self._move.eq(self._killers[killer])
         with m.Else():
-            self._ring_start(m)
+            self._ring_start(m, now=True)
 
     def _push(self, m, tried_first):
         """One ply deeper: keep this ply's frame (with ``tried_first`` as it now stands) and
@@ -522,26 +562,29 @@ class MoveSearch(wiring.Component):
         """The array commands: the TRY of each candidate, and the DISCARDs after it."""
         ply, move = self._ply, self._move
 
-        def issue(state, fields, then):
-            command_states(m, self.array, state, fields, then)
+        def discard(state, level, then):
+            # DISCARD is done on the clock after it is accepted, when the array is idle again
+            # and its ``done`` pulse over before any wait for the next command's: go on at once.
+            cmd = self.array.cmd
+            with m.State(state):
+                m.d.comb += [cmd.valid.eq(1), cmd.payload.op.eq(Op.DISCARD),
+                             cmd.payload.level.eq(level)]
+                with m.If(cmd.ready):
+                    then()
 
-        def go(state):
-            def then():
-                m.next = state
-            return then
-
-        issue("SCAN", {"op": self._try_op, "x": move.x, "y": move.y, "symbol": move.symbol,
-                       "level": ply}, lambda: self._judge(m))
+        command_states(m, self.array, "SCAN", {"op": self._try_op, "x": move.x, "y": move.y,
+                                               "symbol": move.symbol, "level": ply},
+                       lambda: self._judge(m))
         if self.evasions:
             self._evasion_check(m)
-        issue("DROP_NEXT", {"op": Op.DISCARD, "level": ply}, lambda: self._advance(m))
+        discard("DROP_NEXT", ply, lambda: self._advance(m))
         # A move that ends the game, or (after POP) whose subtree is searched: value it.
-        issue("DROP_RESULT", {"op": Op.DISCARD, "level": ply}, go("RESULT"))
-        issue("POP", {"op": Op.DISCARD, "level": ply}, go("RESULT"))
-        issue("DROP_WIN", {"op": Op.DISCARD, "level": 1}, go("FINISH"))
-        issue("ABORT", {"op": Op.DISCARD, "level": 1}, go("CHOOSE"))
+        discard("DROP_RESULT", ply, goto(m, "RESULT"))
+        discard("POP", ply, goto(m, "POP_RING"))
+        discard("DROP_WIN", 1, goto(m, "FINISH"))
+        discard("ABORT", 1, goto(m, "CHOOSE"))
         if self.tss:
-            issue("TSS_ABORT", {"op": Op.DISCARD, "level": 1}, lambda: self._negamax(m))
+            discard("TSS_ABORT", 1, goto(m, "TSS_RING"))
 
     # -- values, plies and iterations -----------------------------------------------------------
 

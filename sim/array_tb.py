@@ -160,11 +160,20 @@ class ArrayDriver:
         dut.port__cmd__valid.value = 1
         await RisingEdge(dut.clk)
         dut.port__cmd__valid.value = 0
-        await with_timeout(RisingEdge(dut.port__done), 2_000_000, "ns")
         await ReadOnly()
+        if not dut.port__done.value:     # a DISCARD is done on the clock after it is accepted
+            await with_timeout(RisingEdge(dut.port__done), 2_000_000, "ns")
+            await ReadOnly()
         cycles = unsigned(dut.port__cycles)
         self.cycles[op.name].append(cycles)
         return cycles
+
+    async def settle(self):
+        """Wait until the tiles and the bounding box describe the last command (DISCARD is done
+        before they do)."""
+        while not self.dut.port__settled.value:
+            await RisingEdge(self.dut.clk)
+            await ReadOnly()
 
     def flags(self):
         value = unsigned(self.dut.port__flags)
@@ -327,6 +336,7 @@ class Game:
 
     async def discard(self, level, pos, what):
         await self.tb.driver.command(Op.DISCARD, level=level)
+        await self.tb.driver.settle()
         self.check_board(pos, f"{what}: discard level {level}")
 
     async def shift(self, direction):
