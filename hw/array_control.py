@@ -141,8 +141,8 @@ class ArrayControl(wiring.Component):
         # The neighbourhood PLACE gathered last is still the array's, and for which square
         # and level (see ``_place``).
         self._kept = Signal()
-        self._kept_at = Signal(len(Cat(self.cmd.payload.x, self.cmd.payload.y,
-                                       self.cmd.payload.level)))
+        self._kept_at = Signal(data.StructLayout({"x": range(W), "y": range(H),
+                                                  "level": len(self.cmd.payload.level)}))
         self._sweep_at = _SweepRegisters(W, H)
         m.d.comb += [
             ctl_next.init.eq(1),
@@ -210,8 +210,8 @@ class ArrayControl(wiring.Component):
             with m.If(self.cmd.valid):
                 m.d.sync += [self._cmd.eq(p), self.ax.eq(p.x), self.ay.eq(p.y),
                              self._count.eq(0), self.cycles.eq(1)]
-                with m.If(~p.op.as_value().matches(Op.READ, Op.DETECT, Op.DISCARD, Op.PLACE, Op.TRY,
-                                        Op.TRY_THREAT)):
+                with m.If(p.op.as_value().matches(Op.CLEAR, Op.WRITE, Op.RESOLVE, Op.COMMIT,
+                                                  Op.SHIFT)):
                     m.d.sync += self._kept.eq(0)   # these change the tiles
                 with m.Switch(p.op):
                     with m.Case(Op.CLEAR, Op.COMMIT, Op.SHIFT):
@@ -226,8 +226,10 @@ class ArrayControl(wiring.Component):
                                      self._threats.eq(p.op == Op.TRY_THREAT),
                                      self._level.eq(Cat(p.level > k for k in range(L))),
                                      self._parity.eq(p.x[0] ^ p.y[0]),
-                                     self._kept_at.eq(Cat(p.x, p.y, p.level))]
-                        with m.If(self._kept & (self._kept_at == Cat(p.x, p.y, p.level))):
+                                     self._kept_at.x.eq(p.x), self._kept_at.y.eq(p.y),
+                                     self._kept_at.level.eq(p.level)]
+                        with m.If(self._kept & (self._kept_at.x == p.x) & (self._kept_at.y == p.y)
+                                  & (self._kept_at.level == p.level)):
                             m.next = "CHOOSE"
                         with m.Else():
                             m.d.sync += self._kept.eq(0)
@@ -237,7 +239,7 @@ class ArrayControl(wiring.Component):
                     with m.Case(Op.DETECT):
                         self._first_pass(m)
                     with m.Case(Op.DISCARD):
-                        with m.If(p.level != self._kept_at[-len(p.level):]):
+                        with m.If(p.level != self._kept_at.level):
                             m.d.sync += self._kept.eq(0)
                         # Level 0 acts as 1: the committed tiles stay.
                         m.d.comb += self._ctl_next.clear.eq(

@@ -4,7 +4,7 @@
 array itself (:class:`~.array.TileArray`) has the flipped end, ``port``, and one
 ``wiring.connect`` joins the two. :class:`ArrayMux` lets two controllers share one array (the
 player's own control and the search; a testbench's loader and the search), and
-:func:`command_states` is the two FSM states that send one command and wait for it.
+:func:`command_states` is the FSM states that send one command and wait for it.
 
 Command stream
 --------------
@@ -219,20 +219,26 @@ class ArrayMux(wiring.Component):
         return m
 
 
-def command_states(m, array, state, fields, then):
+def command_states(m, array, state, fields, then, wait=True):
     """Add two states to the FSM being built in ``m``, for a controller of the array: ``state``
     offers one command on ``array`` (the controller's ``Out(ArrayPort)`` end) with the payload
     ``fields``, and ``state + "_WAIT"`` waits for the array's ``done``, then calls ``then()`` to
-    choose what comes next."""
+    choose what comes next. Without ``wait`` there is no second state: ``then()`` is called on
+    the clock the command is accepted (for DISCARD, which is done on the next clock, when the
+    array is idle again and its ``done`` pulse over before any wait for a later command's)."""
     cmd = array.cmd
     with m.State(state):
         m.d.comb += cmd.valid.eq(1)
         m.d.comb += [getattr(cmd.payload, k).eq(v) for k, v in fields.items()]
         with m.If(cmd.ready):
-            m.next = state + "_WAIT"
-    with m.State(state + "_WAIT"):
-        with m.If(array.done):
-            then()
+            if wait:
+                m.next = state + "_WAIT"
+            else:
+                then()
+    if wait:
+        with m.State(state + "_WAIT"):
+            with m.If(array.done):
+                then()
 
 
 def goto(m, state):

@@ -215,7 +215,7 @@ class MoveSearch(wiring.Component):
         self._leaf = self._frame.leaf
 
         self._outcome()
-        self._ring()
+        self._ring(m)
         # TRY_THREAT where the threat flags are used: in the whole negamax with evasions, at
         # the leaf scans otherwise; TRY elsewhere.
         self._try_op = Signal(Op)
@@ -284,10 +284,10 @@ class MoveSearch(wiring.Component):
 
     # -- candidate enumeration ------------------------------------------------------------------
 
-    def _ring(self):
+    def _ring(self, m):
         """The ring the current ply scans: the bounding box one square wider on every side
         within the array (an empty board: the centre square), from the bounding box as it is
-        (``_ring_now``) and as it was latched (``_x0`` … ``_y1``) when the ply's position was
+        (``_ring_now``) and as it was latched (``_ring_at``) when the ply's position was
         last complete and settled in the array. The scan uses the latched ring: after the
         DISCARD of a trial the bounding box takes a few clocks to shrink back, and the scan
         moves on at once."""
@@ -299,18 +299,18 @@ class MoveSearch(wiring.Component):
         def clamp_high(v, n):
             return Mux(v == n - 1, n - 1, v + 1)
 
-        self._ring_now = [Mux(bbox.empty, (W - 1) // 2, clamp_low(bbox.min_x)),
-                          Mux(bbox.empty, (W - 1) // 2, clamp_high(bbox.max_x, W)),
-                          Mux(bbox.empty, (H - 1) // 2, clamp_low(bbox.min_y)),
-                          Mux(bbox.empty, (H - 1) // 2, clamp_high(bbox.max_y, H))]
-        self._x0, self._x1 = Signal(range(W), name="ring_x0"), Signal(range(W), name="ring_x1")
-        self._y0, self._y1 = Signal(range(H), name="ring_y0"), Signal(range(H), name="ring_y1")
+        ring = data.StructLayout({"x0": range(W), "x1": range(W), "y0": range(H), "y1": range(H)})
+        self._ring_now, self._ring_at = Signal(ring), Signal(ring)
+        m.d.comb += [
+            self._ring_now.x0.eq(Mux(bbox.empty, (W - 1) // 2, clamp_low(bbox.min_x))),
+            self._ring_now.x1.eq(Mux(bbox.empty, (W - 1) // 2, clamp_high(bbox.max_x, W))),
+            self._ring_now.y0.eq(Mux(bbox.empty, (H - 1) // 2, clamp_low(bbox.min_y))),
+            self._ring_now.y1.eq(Mux(bbox.empty, (H - 1) // 2, clamp_high(bbox.max_y, H))),
+        ]
 
     def _latch_ring(self, m):
         """Latch the ring of the position in the array (which must be the scanning ply's)."""
-        m.d.sync += [latched.eq(now) for latched, now in
-                     zip((self._x0, self._x1, self._y0, self._y1), self._ring_now,
-                                  strict=True)]
+        m.d.sync += self._ring_at.eq(self._ring_now)
 
     def _ring_states(self, m):
         """States that wait for the bounding box to settle after a DISCARD, latch the ring of
@@ -337,19 +337,18 @@ class MoveSearch(wiring.Component):
     def _ring_start(self, m, now=False):
         """The scan's first candidate: the ring's first square, symbol ``+``; ``now``: of the
         ring being latched on this clock."""
-        move = self._move
-        x0, _, y0, _ = self._ring_now if now else (self._x0, None, self._y0, None)
-        m.d.sync += [move.x.eq(x0), move.y.eq(y0), move.symbol.eq(Symbol.PLUS)]
+        move, ring = self._move, self._ring_now if now else self._ring_at
+        m.d.sync += [move.x.eq(ring.x0), move.y.eq(ring.y0), move.symbol.eq(Symbol.PLUS)]
 
     def _next_square(self, m):
         """On to the next square of the ring (symbol ``+``), or the ply's end."""
         move = self._move
         m.d.sync += [move.symbol.eq(Symbol.PLUS), self._counted.eq(0)]
-        with m.If(move.x != self._x1):
+        with m.If(move.x != self._ring_at.x1):
             m.d.sync += move.x.eq(move.x + 1)
             m.next = "SCAN"
-        with m.Elif(move.y != self._y1):
-            m.d.sync += [move.x.eq(self._x0), move.y.eq(move.y + 1)]
+        with m.Elif(move.y != self._ring_at.y1):
+            m.d.sync += [move.x.eq(self._ring_at.x0), move.y.eq(move.y + 1)]
             m.next = "SCAN"
         with m.Else():
             m.next = "END"
@@ -563,14 +562,8 @@ class MoveSearch(wiring.Component):
         ply, move = self._ply, self._move
 
         def discard(state, level, then):
-            # DISCARD is done on the clock after it is accepted, when the array is idle again
-            # and its ``done`` pulse over before any wait for the next command's: go on at once.
-            cmd = self.array.cmd
-            with m.State(state):
-                m.d.comb += [cmd.valid.eq(1), cmd.payload.op.eq(Op.DISCARD),
-                             cmd.payload.level.eq(level)]
-                with m.If(cmd.ready):
-                    then()
+            command_states(m, self.array, state, {"op": Op.DISCARD, "level": level}, then,
+                           wait=False)
 
         command_states(m, self.array, "SCAN", {"op": self._try_op, "x": move.x, "y": move.y,
                                                "symbol": move.symbol, "level": ply},
