@@ -8,8 +8,7 @@ LEDs show the player's status, and how it is programmed. Everything else is here
   (requested raw, ``dir="-"``, with explicit I/O buffers, so a UART resource's other lines stay
   unused), status LEDs, and
   the clock: the board's oscillator multiplied by the FPGA's PLL (``boards/pll.py``) to the
-  board's ``clock_mhz``, with its frequency constraint (on the iCEBreaker, the oscillator
-  itself: see ``icebreaker.py``).
+  board's ``clock_mhz``, with its frequency constraint.
 - :func:`build` writes the bitstream: the platform's build plan (``do_build=False``) executed
   locally with the YoWASP tools of this Python environment, so nothing but PyPI packages is
   needed and a machine without a programmer still gets the bitstream. It then reads the figures
@@ -106,8 +105,9 @@ class Board:
     board: neither routes every design, so each board names the one that routes it.
     ``both_colours`` gives the array a flag per colour, so that
     a detection pass follows both at once (fewer cycles per trial, more LUTs per cell).
-    ``clock_mhz`` is the clock the board's PLL is asked for (None: the oscillator clocks the
-    player, no PLL); :attr:`clk_freq` is the one it makes.
+    ``clock_mhz`` is the clock the board's PLL is asked for; :attr:`clk_freq` is the one it
+    makes. ``pll_pad``: the oscillator's pin
+    is an iCE40 PLL's own input pad, which only ``SB_PLL40_PAD`` can take.
     """
     name: str
     title: str
@@ -116,7 +116,7 @@ class Board:
     height: int
     variant: str
     programmer: Programmer
-    clock_mhz: float | None
+    clock_mhz: float
     depth: int = DEFAULT_DEPTH
     evasions: bool = True
     extension: int = DEFAULT_EXTENSION
@@ -125,6 +125,7 @@ class Board:
     resources: tuple = ()
     router: str = "router1"
     both_colours: bool = False
+    pll_pad: bool = False
 
     def __post_init__(self):
         if self.variant not in VARIANT_NAMES:
@@ -151,18 +152,15 @@ class Board:
 
     @functools.cached_property
     def pll(self):
-        """The :class:`~fpgatrax.boards.pll.PLLSetting` that makes the player's clock, or None
-        when the oscillator clocks it."""
-        if self.clock_mhz is None:
-            return None
+        """The :class:`~fpgatrax.boards.pll.PLLSetting` that makes the player's clock."""
         if self.family == "ice40":
-            return ice40_pll(self.oscillator_hz, self.clock_mhz * 1e6)
+            return ice40_pll(self.oscillator_hz, self.clock_mhz * 1e6, pad=self.pll_pad)
         return ecp5_pll(self.oscillator_hz, self.clock_mhz * 1e6)
 
     @property
     def clk_freq(self):
         """The player's clock in Hz: what the PLL makes of the oscillator."""
-        return self.oscillator_hz if self.pll is None else self.pll.hz
+        return self.pll.hz
 
     @property
     def cycles_per_trial(self):
@@ -200,9 +198,8 @@ class BoardTop(Elaboratable):
 
     def elaborate(self, platform):
         m = Module()
-        if self.board.pll is not None:    # else the platform's own domain, on the oscillator
-            m.domains.sync = ClockDomain("sync")
-            m.submodules.clock = PLLClock(self.board.pll)
+        m.domains.sync = ClockDomain("sync")
+        m.submodules.clock = PLLClock(self.board.pll)
         m.submodules.player = player = self.player
         # Raw ports and explicit buffers: only rx and tx get one, so a UART resource's other
         # lines (RTS, DTR...) are left unused.

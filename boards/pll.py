@@ -92,9 +92,10 @@ def ecp5_pll(f_in, f_out):
     return PLLSetting("EHXPLLL", found[1], f_in, found[0])
 
 
-def ice40_pll(f_in, f_out):
-    """The iCE40 ``SB_PLL40_CORE`` setting, ``SIMPLE`` feedback, whose clock comes closest to
-    ``f_out`` Hz from an ``f_in`` Hz oscillator:
+def ice40_pll(f_in, f_out, pad=False):
+    """The iCE40 ``SB_PLL40_CORE`` setting (``SB_PLL40_PAD`` with ``pad``: when the oscillator's
+    pin is the PLL's own input pad, which then feeds nothing else), ``SIMPLE`` feedback, whose
+    clock comes closest to ``f_out`` Hz from an ``f_in`` Hz oscillator:
     ``f_in / (DIVR + 1) * (DIVF + 1) / 2**DIVQ``.
     Limits (Lattice's iCE40 sysCLOCK PLL guide): input 10–133 MHz, phase detector 10–133 MHz,
     VCO 533–1066 MHz, output 16–275 MHz; the loop filter's range follows from the phase
@@ -121,7 +122,7 @@ def ice40_pll(f_in, f_out):
     found = _closest(candidates(), target)
     if found is None:
         raise PLLError(f"no iCE40 PLL setting makes {float(target) / MHZ:g} MHz")
-    return PLLSetting("SB_PLL40_CORE", found[1], f_in, found[0])
+    return PLLSetting("SB_PLL40_PAD" if pad else "SB_PLL40_CORE", found[1], f_in, found[0])
 
 
 def _filter_range(pfd):
@@ -143,9 +144,13 @@ class PLLClock(Elaboratable):
     def elaborate(self, platform):
         m = Module()
         pin = platform.request(platform.default_clk, dir="-")
-        m.submodules.clk_buf = clk_buf = io.Buffer("i", pin)
+        if self.setting.primitive == "SB_PLL40_PAD":
+            clock_in = pin.io       # the pad feeds the PLL directly, through no buffer
+        else:
+            m.submodules.clk_buf = clk_buf = io.Buffer("i", pin)
+            clock_in = clk_buf.i
         clock, lock = Signal(), Signal()
-        m.submodules.pll = self._pll(clk_buf.i, clock, lock)
+        m.submodules.pll = self._pll(clock_in, clock, lock)
         # nextpnr derives the output's frequency constraint from the oscillator pin's and the
         # PLL's parameters ("Derived frequency constraint" in its log), so the player is timed
         # at the PLL's clock.
@@ -170,6 +175,8 @@ class PLLClock(Elaboratable):
                 i_CLKI=clock_in, i_CLKFB=clock_out, o_CLKOP=clock_out, o_LOCK=lock,
                 i_RST=0, i_STDBY=0, i_PHASESEL0=0, i_PHASESEL1=0, i_PHASEDIR=0, i_PHASESTEP=0,
                 i_PHASELOADREG=0, i_PLLWAKESYNC=0, i_ENCLKOP=0, **params)
+        clock_port = ("i_PACKAGEPIN" if setting.primitive == "SB_PLL40_PAD"
+                      else "i_REFERENCECLK")
         return Instance(
-            "SB_PLL40_CORE", p_FEEDBACK_PATH="SIMPLE", i_REFERENCECLK=clock_in,
+            setting.primitive, p_FEEDBACK_PATH="SIMPLE", **{clock_port: clock_in},
             o_PLLOUTGLOBAL=clock_out, o_LOCK=lock, i_RESETB=1, i_BYPASS=0, **params)

@@ -104,14 +104,15 @@ DEFAULT_EXTENSION = 1  # plies an attack made at or beyond the horizon may exten
 DEFAULT_TSS = 7        # plies of the threat-space search (the boards with the check evasions)
 TSS_SHARE = 4          # the threat-space search gives up at 1/TSS_SHARE of the trial limit
 #: The most cycles one trial of the gateware search takes on average over a whole search, as
-#: measured by ``python -m fpgatrax.host.bench.movetime --measure``, rounded up: for the current
-#: search (killer moves, every negamax trial with the threat passes, check evasions that read
-#: the attack's squares) the highest was 95.0 (median 75.1) on an array that follows one colour
-#: per detection pass. The boards' trial limits and the ``model`` player's time follow from it.
-CYCLES_PER_TRIAL = 115
+#: measured by ``python -m fpgatrax.host.bench.movetime --measure``, with a fifth added: for
+#: the current search (killer moves, every negamax trial with the threat passes, check evasions
+#: that read the attack's squares) on the controller whose passes start as the last one goes
+#: quiet, the highest was 75.0 (median 46.3) on an array that follows one colour per detection
+#: pass. The boards' trial limits and the ``model`` player's time follow from it.
+CYCLES_PER_TRIAL = 90
 #: The same for an array that follows both colours at once (``both_colours``): on the same
-#: searches the highest was 75.0 (median 53.2).
-CYCLES_PER_TRIAL_BOTH = 90
+#: searches the highest was 62.0 (median 33.3).
+CYCLES_PER_TRIAL_BOTH = 75
 
 
 def cycles_per_trial(both_colours=False):

@@ -67,12 +67,13 @@ def test_oscillator_out_of_range_is_refused(make, f_in, message):
         make(f_in, 60 * MHZ)
 
 
-PLL_BOARDS = [name for name, target in boards().items() if target.clock_mhz is not None]
+PLL_BOARDS = list(boards())
 
 
-def test_only_the_icebreaker_runs_at_its_oscillator():
-    assert set(boards()) - set(PLL_BOARDS) == {"icebreaker"}
-    assert board("icebreaker").clk_freq == board("icebreaker").oscillator_hz == 12 * MHZ
+def test_pad_pll_has_the_core_pll_s_dividers():
+    core, pad = ice40_pll(12 * MHZ, 27 * MHZ), ice40_pll(12 * MHZ, 27 * MHZ, pad=True)
+    assert (core.primitive, pad.primitive) == ("SB_PLL40_CORE", "SB_PLL40_PAD")
+    assert pad.params == core.params and pad.frequency == core.frequency
 
 
 @pytest.mark.parametrize("name", PLL_BOARDS)
@@ -95,6 +96,12 @@ def test_board_design_holds_its_pll(name):
     # The player's baud divisor and trial budget follow the PLL's clock, not the oscillator's.
     assert top.player.clk_freq == target.clk_freq
     assert f"cell \\{setting.primitive} " in rtlil
+    # A PLL on its own input pad takes the pin itself; any other, the pin's input buffer.
+    pll_cell = rtlil[rtlil.index(f"cell \\{setting.primitive} "):]
+    pll_cell = pll_cell[:pll_cell.index("\n  end")]
+    clock_port = "PACKAGEPIN" if target.pll_pad else "REFERENCECLK"
+    if target.family == "ice40":
+        assert f"connect \\{clock_port} " in pll_cell
     for param, value in setting.params.items():
         assert f"parameter \\{param} {value}" in rtlil, param
     # nextpnr derives the player's clock constraint from the oscillator pin's.
