@@ -5,7 +5,7 @@ and 9 rows (the recorded human games span 8 at the median, 10 at the 90th percen
 ``docs/figures.md``); a longer game raises the overflow LED and the player stops answering. With the
 leaf's threat count an 11×11 array overfilled it by 11 %. The UART is the FTDI's second channel;
 the status shows on LEDs D2 (thinking), D3 (bad input), D4 (overflow) and D5 (game over). The
-PLL makes the player's 60 MHz clock from the 12 MHz oscillator (the build reached 74.8 MHz).
+PLL makes the player's 60 MHz clock from the 12 MHz oscillator (the build reached 77.2 MHz).
 """
 
 from amaranth_boards.ice40_hx8k_b_evn import ICE40HX8KBEVNPlatform
