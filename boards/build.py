@@ -106,8 +106,8 @@ class Board:
     ``both_colours`` gives the array a flag per colour, so that
     a detection pass follows both at once (fewer cycles per trial, more LUTs per cell).
     ``clock_mhz`` is the clock the board's PLL is asked for; :attr:`clk_freq` is the one it
-    makes. ``pll_pad``: the oscillator's pin
-    is an iCE40 PLL's own input pad, which only ``SB_PLL40_PAD`` can take.
+    makes. ``pll_pad``: the oscillator's pin is an iCE40 PLL's own input pad, which only
+    ``SB_PLL40_PAD`` can take.
     """
     name: str
     title: str
