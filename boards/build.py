@@ -105,6 +105,8 @@ class Board:
     board: neither routes every design, so each board names the one that routes it.
     ``both_colours`` gives the array a flag per colour, so that
     a detection pass follows both at once (fewer cycles per trial, more LUTs per cell).
+    ``lanes`` searches run at once, each on its own array (``hw/lanes.py``), each with the
+    whole trial limit: a device with room for several arrays tries ``lanes`` times the moves.
     ``clock_mhz`` is the clock the board's PLL is asked for; :attr:`clk_freq` is the one it
     makes. ``pll_pad``: the oscillator's pin is an iCE40 PLL's own input pad, which only
     ``SB_PLL40_PAD`` can take.
@@ -125,6 +127,7 @@ class Board:
     resources: tuple = ()
     router: str = "router1"
     both_colours: bool = False
+    lanes: int = 1
     pll_pad: bool = False
 
     def __post_init__(self):
@@ -194,7 +197,8 @@ class BoardTop(Elaboratable):
                              depth=board.depth, evasions=board.evasions,
                              extension=board.extension, max_trials=board.max_trials,
                              tss=board.tss, tss_trials=board.tss_trials,
-                             both_colours=board.both_colours, variant=board.variant)
+                             both_colours=board.both_colours, lanes=board.lanes,
+                             variant=board.variant)
 
     def elaborate(self, platform):
         m = Module()

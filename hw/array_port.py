@@ -70,7 +70,7 @@ cell coordinates, and ``border`` is true when a tile touches the array's edge (t
 to outgrow the array unless shifted). ``rdata`` is the tile the last READ found.
 """
 
-from amaranth.hdl import Module
+from amaranth.hdl import Const, Module
 from amaranth.lib import data, enum, stream, wiring
 from amaranth.lib.wiring import In, Out
 
@@ -219,18 +219,26 @@ class ArrayMux(wiring.Component):
         return m
 
 
-def command_states(m, array, state, fields, then, wait=True):
+def command_states(m, array, state, fields, then, wait=True, skip=None):
     """Add two states to the FSM being built in ``m``, for a controller of the array: ``state``
     offers one command on ``array`` (the controller's ``Out(ArrayPort)`` end) with the payload
     ``fields``, and ``state + "_WAIT"`` waits for the array's ``done``, then calls ``then()`` to
     choose what comes next. Without ``wait`` there is no second state: ``then()`` is called on
     the clock the command is accepted (for DISCARD, which is done on the next clock, when the
-    array is idle again and its ``done`` pulse over before any wait for a later command's)."""
+    array is idle again and its ``done`` pulse over before any wait for a later command's).
+    ``skip``, a pair (condition, then): on a clock of ``state`` where the condition holds, no
+    command is offered and the pair's ``then()`` chooses what comes next."""
     cmd = array.cmd
     with m.State(state):
-        m.d.comb += cmd.valid.eq(1)
+        offer = Const(1, 1)
+        if skip is not None:
+            condition, passed = skip
+            offer = ~condition
+            with m.If(condition):
+                passed()
+        m.d.comb += cmd.valid.eq(offer)
         m.d.comb += [getattr(cmd.payload, k).eq(v) for k, v in fields.items()]
-        with m.If(cmd.ready):
+        with m.If(cmd.ready & offer):
             if wait:
                 m.next = state + "_WAIT"
             else:

@@ -2,15 +2,15 @@
 
 ::
 
-    rx ─▶ UARTReceiver ─▶ Protocol ─▶ opponent's move ─┐          ┌─▶ MoveSearch
-                            │                          ▼          │       │
-    tx ◀─ UARTTransmitter ◀─┘◀── my move ◀──────── the player's FSM ◀─────┘
+    rx ─▶ UARTReceiver ─▶ Protocol ─▶ opponent's move ─┐          ┌─▶ SearchLanes
+                            │                          ▼          │  (MoveSearch and
+    tx ◀─ UARTTransmitter ◀─┘◀── my move ◀──────── the player's FSM ◀── TileArray per lane)
                                                         │ (command port, shared)
-                                                        ▼
-                                                     TileArray
+                                                        └─────────────────▶
 
-The FSM and the search share the array's command port (``ArrayPort``) through an
-``ArrayMux``: the search drives it while it is busy, the FSM otherwise.
+The FSM and the search share the array's command port (``ArrayPort``): the search drives it
+while it is busy, the FSM otherwise (``SearchLanes``, which holds one array per lane and sends
+the FSM's commands to all of them).
 
 The player's FSM keeps the game in the array and translates between the notation's relative
 coordinates and array cells. Its turn, after the opponent's move (or ``-W``):
@@ -40,10 +40,10 @@ from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
 from fpgatrax.host.rules.variant import variant_named
-from fpgatrax.hw.array import TileArray
-from fpgatrax.hw.array_port import ArrayMux, ArrayPort, Op, command_states, goto
+from fpgatrax.hw.array_port import ArrayPort, Op, command_states, goto
+from fpgatrax.hw.lanes import SearchLanes
 from fpgatrax.hw.protocol import Colour, Protocol
-from fpgatrax.hw.search import MoveSearch, square_layout
+from fpgatrax.hw.search import square_layout
 from fpgatrax.hw.search_model import DEFAULT_DEPTH, DEFAULT_EXTENSION
 from fpgatrax.hw.tiles import Direction
 from fpgatrax.hw.uart import UARTReceiver, UARTTransmitter
@@ -82,6 +82,8 @@ class Player(wiring.Component):
     both_colours : bool
         The array follows both colours in one detection pass (``TileArray``): the same moves in
         fewer clocks, for more LUTs.
+    lanes : int
+        Searches at once, each on its own array, splitting the root's squares (``SearchLanes``).
     variant : str
         ``standard``, ``8x8`` or ``loop``.
     team : str
@@ -109,7 +111,7 @@ class Player(wiring.Component):
 
     def __init__(self, *, width, height, clk_freq, baud=19200, depth=DEFAULT_DEPTH,
                  evasions=True, extension=DEFAULT_EXTENSION, max_trials=0, tss=0, tss_trials=0,
-                 both_colours=False, variant="standard", team="FT"):
+                 both_colours=False, lanes=1, variant="standard", team="FT"):
         variant = variant_named(variant)
         limit = variant.span_limit
         if limit is not None and (width < limit or height < limit):
@@ -122,10 +124,10 @@ class Player(wiring.Component):
         self._tx = UARTTransmitter(clk_freq=clk_freq, baud=baud)
         self._protocol = Protocol(team=team, col_bits=(width + 1).bit_length(),
                                   row_bits=(height + 1).bit_length())
-        self._search = MoveSearch(width, height, depth=depth, evasions=evasions,
-                                  extension=extension, max_trials=max_trials, tss=tss,
-                                  tss_trials=tss_trials, variant=variant)
-        self._array = TileArray(width, height, self._search.levels, both_colours)
+        self._search = SearchLanes(width, height, lanes=lanes, both_colours=both_colours,
+                                   depth=depth, evasions=evasions, extension=extension,
+                                   max_trials=max_trials, tss=tss, tss_trials=tss_trials,
+                                   variant=variant)
         super().__init__({
             "rx": In(1, init=1),
             "tx": Out(1, init=1),
@@ -141,19 +143,15 @@ class Player(wiring.Component):
         m.submodules.uart_rx = urx = self._rx
         m.submodules.uart_tx = utx = self._tx
         m.submodules.protocol = proto = self._protocol
-        m.submodules.array = array = self._array
-        m.submodules.search = search = ResetInserter(proto.new_game)(self._search)
+        m.submodules.search = search = self._search
+        m.d.comb += search.restart.eq(proto.new_game)
         m.d.comb += [urx.rx.eq(self.rx), self.tx.eq(utx.tx)]
         wiring.connect(m, urx.data, proto.rx)
         wiring.connect(m, proto.tx, utx.data)
 
-        # The array's command port: the search's while it is busy, the control's otherwise.
+        # The arrays' command port while the search is idle.
         self._own = ArrayPort(self.width, self.height, self._search.levels).create()
-        m.submodules.array_mux = mux = ArrayMux(self.width, self.height, self._search.levels)
-        m.d.comb += mux.select.eq(search.busy)
-        wiring.connect(m, search.array, mux.first)
-        wiring.connect(m, self._own, mux.second)
-        wiring.connect(m, mux.array, array.port)
+        wiring.connect(m, self._own, search.port)
 
         # The player's own control restarts with every new game too; ``in_game`` outlives it.
         ctl = Module()

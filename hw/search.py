@@ -73,7 +73,7 @@ from fpgatrax.hw.search_model import (
 )
 from fpgatrax.hw.tiles import Symbol
 
-__all__ = ["MoveSearch", "square_layout", "frame_layout", "TRIAL_BITS"]
+__all__ = ["MoveSearch", "square_layout", "frame_layout", "result_layout", "TRIAL_BITS"]
 
 TRIAL_BITS = 24         # the trial counter: trials of one search
 
@@ -83,6 +83,11 @@ def square_layout(width, height):
     return data.StructLayout({
         "x": range(width), "y": range(height), "symbol": Symbol,
     })
+
+
+def result_layout(width, height, values):
+    """A root move and its value: a finished iteration's best (kept per iteration in lanes)."""
+    return data.StructLayout({"move": square_layout(width, height), "value": values.value})
 
 
 def frame_layout(width, height, values, evasions=True):
@@ -128,6 +133,11 @@ class MoveSearch(wiring.Component):
     variant : str
         ``standard``, ``8x8`` (a trial spanning more than 8 columns or rows is illegal) or
         ``loop`` (lines do not win).
+    lane, lanes : int
+        With ``lanes`` above 1 the search is lane ``lane`` of a :class:`~.lanes.SearchLanes`:
+        at the root it tries only the squares with ``(x + y) % lanes == lane`` (the others are
+        passed over in a clock, without a trial), and it reports what the lanes' choice needs
+        (the ports below from ``proven`` on).
 
     The search's constants and the shapes of its values are ``self.values``
     (:class:`~.search_model.SearchValues`), taken from the model when the search is made.
@@ -150,11 +160,23 @@ class MoveSearch(wiring.Component):
         limit, else as wide as the limit (or a whole win pass, if more) needs.
     array : Out(ArrayPort(width, height, depth + 1 + extension))
         The array's command port, which the search drives while ``busy``.
+    proven : Out(1)
+        The chosen move is the threat-space search's proven win (lanes only).
+    value : Out(values.value)
+        The chosen move's value: its iteration's (finished or not), or ``-inf`` for the first
+        legal move (lanes only).
+    finished : Out(range(depth + 1))
+        The deepest finished iteration (lanes only).
+    results : Out(data.ArrayLayout(result_layout, depth))
+        Each finished iteration's best root move and value, the first iteration's at index 0
+        (lanes only).
     """
 
     def __init__(self, width, height, *, depth=DEFAULT_DEPTH, evasions=True,
                  extension=DEFAULT_EXTENSION, max_trials=0, tss=0, tss_trials=0,
-                 variant="standard"):
+                 variant="standard", lane=0, lanes=1):
+        if not 0 <= lane < lanes:
+            raise ValueError(f"lane {lane} is not one of lanes 0 to {lanes - 1}")
         if not isinstance(max_trials, int) or not 0 <= max_trials < 1 << TRIAL_BITS:
             raise ValueError(f"max_trials must be a whole number below 2**{TRIAL_BITS} "
                              f"(0: no limit), not {max_trials!r}")
@@ -165,11 +187,19 @@ class MoveSearch(wiring.Component):
         self.evasions, self.extension = evasions, extension
         self.tss, self.tss_trials = tss, (tss_trials or max_trials) if tss else 0
         self.levels = levels_of(depth, extension, tss)
+        self.lane, self.lanes = lane, lanes
         # The win pass counts every candidate (three symbols on each square) before the limit
         # is first checked.
         trial_bits = (max(max_trials, 3 * width * height) + 1).bit_length() if max_trials \
             else TRIAL_BITS
+        lane_ports = {
+            "proven": Out(1),
+            "value": Out(self.values.value),
+            "finished": Out(range(depth + 1)),
+            "results": Out(data.ArrayLayout(result_layout(width, height, self.values), depth)),
+        } if lanes > 1 else {}
         super().__init__({
+            **lane_ports,
             "start": In(1),
             "colour": In(1),
             "busy": Out(1),
@@ -243,6 +273,8 @@ class MoveSearch(wiring.Component):
                              self._win_pass.eq(1), self._best_valid.eq(0),
                              self._legal_seen.eq(0), self.found.eq(0), self.win.eq(0)]
                 m.d.sync += [flag.eq(0) for flag in self._has_killer]
+                if self.lanes > 1:
+                    m.d.sync += [self.finished.eq(0), self.proven.eq(0)]
                 m.next = "START"
 
     # -- what the last TRY found ----------------------------------------------------------------
@@ -565,9 +597,14 @@ class MoveSearch(wiring.Component):
             command_states(m, self.array, state, {"op": Op.DISCARD, "level": level}, then,
                            wait=False)
 
+        skip = None
+        if self.lanes > 1:      # the root's squares of the other lanes
+            foreign = (ply == 1) & ~self._frame.first & \
+                (((move.x + move.y) % self.lanes) != self.lane)
+            skip = (foreign, lambda: self._next_square(m))
         command_states(m, self.array, "SCAN", {"op": self._try_op, "x": move.x, "y": move.y,
                                                "symbol": move.symbol, "level": ply},
-                       lambda: self._judge(m))
+                       lambda: self._judge(m), skip=skip)
         if self.evasions:
             self._evasion_check(m)
         discard("DROP_NEXT", ply, lambda: self._advance(m))
@@ -649,11 +686,17 @@ class MoveSearch(wiring.Component):
             with m.Elif(self._tss & (ply == 1) if self.tss else 0):   # the TSS ended
                 with m.If(self._best_valid & (frame.best > 0)):
                     m.d.sync += [self.move.eq(self._best_move), self.found.eq(1)]
+                    if self.lanes > 1:
+                        m.d.sync += self.proven.eq(1)
                     m.next = "FINISH"
                 with m.Else():
                     self._negamax(m)
             with m.Elif(ply == 1):                         # an iteration has finished
                 m.d.sync += self._chosen.eq(self._best_move)
+                if self.lanes > 1:
+                    m.d.sync += [self.finished.eq(horizon),
+                                 self.results[(horizon - 1).as_unsigned()].move.eq(self._best_move),
+                                 self.results[(horizon - 1).as_unsigned()].value.eq(frame.best)]
                 with m.If(horizon == self.depth):
                     m.next = "CHOOSE"
                 with m.Else():
@@ -671,6 +714,13 @@ class MoveSearch(wiring.Component):
             m.d.sync += [self.win.eq(0), self.found.eq(self._legal_seen),
                          self.move.eq(Mux(self._best_valid, self._best_move,
                                           Mux(chosen_valid, self._chosen, self._first_legal)))]
+            if self.lanes > 1:
+                # The root's frame is on the stack while a deeper ply runs (a trial limit).
+                root_best = Mux(self._ply == 1, self._frame.best, self._stack[0].best)
+                m.d.sync += self.value.eq(
+                    Mux(self._best_valid, root_best,
+                        Mux(chosen_valid, self.results[(self._horizon - 2).as_unsigned()].value,
+                            -self.values.inf)))
             m.next = "FINISH"
 
         with m.State("FINISH"):

@@ -78,6 +78,12 @@ player's strength can be measured at Python speed and its speed in cycles. The a
     count to ``tss_trials`` (that trial is not looked at), the negamax starts from its first
     iteration, its trial count going on from there; the killers stay as the threat-space
     search left them. The array needs ``tss`` trial levels.
+11. **Lanes.** On a large device several searches run at once, each on its own copy of the
+    array (a *lane*), and split the root's moves by square: lane ``k`` of ``lanes`` takes the
+    squares whose array coordinates have ``(x + y) % lanes == k`` at the root (the win pass,
+    the threat-space search's root and every iteration's), and everything below them. Each
+    lane is this search on its share, with the whole trial limit; :mod:`.lanes_model` says how
+    their answers make one.
 
 The cost of a choice is counted in trials, exactly as the gateware spends them (each one a TRY
 command that places a tile). ``Choice.trials`` reports it. A draw (in the 8x8 variant, no legal
@@ -275,6 +281,12 @@ class Choice:
     value: int           # the chosen move's negamax value (WIN - 1 for a win pass move)
     trials: int          # moves tried (each one a place + resolve + detect on the array)
     depth: int           # plies of the deepest finished iteration (0: none, or the win pass)
+    lane_trials: tuple = ()  # with lanes, each lane's trials (``trials`` is their sum)
+
+    @property
+    def time_trials(self):
+        """The trials that take the search's time: the busiest lane's (lanes run at once)."""
+        return max(self.lane_trials, default=self.trials)
 
 
 class _OutOfBudget(Exception):
@@ -287,15 +299,24 @@ class SearchModel:
     plies that attacks may extend it by; without ``evasions`` the search ignores attacks (no
     evasion nodes, no extension: the iCE40 boards' search); ``tss`` plies of threat-space search
     (0: none) give up at ``tss_trials`` (None: ``max_trials``). The array needs
-    :func:`levels_of` trial levels."""
+    :func:`levels_of` trial levels. ``lane`` of ``lanes`` searches only its share of the root's
+    squares (see 11 above; it needs a ``window``). After :meth:`choose`, ``iterations`` holds the
+    best root move and its value of each finished iteration, deepest last."""
 
     def __init__(self, max_trials=None, window=None, depth=DEFAULT_DEPTH,
-                 extension=DEFAULT_EXTENSION, evasions=True, tss=0, tss_trials=None):
+                 extension=DEFAULT_EXTENSION, evasions=True, tss=0, tss_trials=None,
+                 lane=0, lanes=1):
         if max_trials is not None and max_trials < 1:
             raise ValueError("the trial limit is at least one trial")
         if depth < 1:
             raise ValueError("the search is at least one ply deep")
         check_attack_settings(evasions, extension, max_trials or 0, tss, tss_trials or 0)
+        if not 0 <= lane < lanes:
+            raise ValueError(f"lane {lane} is not one of lanes 0 to {lanes - 1}")
+        if lanes > 1 and window is None:
+            raise ValueError("lanes split the array's squares: they need a window")
+        self.lane, self.lanes = lane, lanes
+        self.iterations = []
         self.max_trials, self.window, self.depth = max_trials, window, depth
         self.extension, self.evasions = extension, evasions
         self.tss, self.tss_trials = tss, tss_trials or max_trials
@@ -307,6 +328,7 @@ class SearchModel:
     def choose(self, position):
         """The move the player makes on ``position`` (whose side is to move), or None when no
         legal move fits in the window (the player's overflow)."""
+        self.iterations = []
         order, forced, first_legal = self._forced(position)
         if forced is not None or first_legal is None:
             return forced
@@ -322,6 +344,7 @@ class SearchModel:
                     if value is not None and value > best_value:
                         best, best_value = move, value
                 choice = Choice(best, "best", best_value, self.trials, self._depth)
+                self.iterations.append((best, best_value))
         except _OutOfBudget:
             if best is not None:
                 choice = Choice(best, "unfinished", best_value, self.trials, choice.depth)
@@ -340,7 +363,8 @@ class SearchModel:
         self._window = None
         if self.window is not None:
             self._window = window_of(position, self.window)
-        order = candidates_in_order(position, self._window)
+        order = [move for move in candidates_in_order(position, self._window)
+                 if self._owns(move[0])]
         self.trials = 0
         self._killers = {}       # ply -> (square, symbol) of its killer
         self._tss_mode = False
@@ -357,6 +381,13 @@ class SearchModel:
         if first_legal is None or not self.tss:
             return order, None, first_legal
         return order, self._threat_space(position, order), first_legal
+
+    def _owns(self, key):
+        """Whether this lane searches the root square ``key``."""
+        if self.lanes == 1:
+            return True
+        x, y = xy_of(key)
+        return (x - self._window[0] + y - self._window[1]) % self.lanes == self.lane
 
     def _threat_space(self, position, order):
         """The threat-space search (see the module docstring): the Choice of the first root

@@ -3,13 +3,14 @@
 The testbench is the referee: it sends ``-W``/``-B`` and the opponent's moves as serial frames
 on ``rx``, decodes the player's frames on ``tx``, and judges every answer with the reference
 engine. Beyond legality it checks that every answer is the move the search model chooses
-(``SearchModel`` with the player's depth, trial limit and array size), so the player's
-translation between notation and array cells, its centring and its search are all checked at
-once.
+(``SearchModel``, or ``LanesModel`` with lanes, with the player's depth, trial limit and array
+size), so the player's translation between notation and array cells, its centring and its
+search are all checked at once.
 
 Parameters come from the simulator's environment (``tests/hw/test_player.py``): ``PLAYER_WIDTH``,
 ``PLAYER_HEIGHT``, ``PLAYER_DEPTH``, ``PLAYER_MAX_TRIALS``, ``PLAYER_VARIANT``,
-``PLAYER_DIVISOR`` (clocks per bit), ``PLAYER_GAMES``, ``PLAYER_SEED``. Cycles per move are
+``PLAYER_DIVISOR`` (clocks per bit), ``PLAYER_GAMES``, ``PLAYER_SEED`` and ``PLAYER_LANES``
+(default 1). Cycles per move are
 logged, and written as JSON to the file ``PLAYER_REPORT`` names, if it is set
 (``sim/bench_player.py`` reads it).
 """
@@ -29,16 +30,22 @@ from fpgatrax.host.rules.notation import NotationError, format_move, parse_move
 from fpgatrax.host.rules.position import IllegalMove, Position
 from fpgatrax.host.rules.record import moves_text
 from fpgatrax.host.rules.variant import variant_named
-from fpgatrax.hw.search_model import SearchModel
+from fpgatrax.hw.lanes_model import search_model
 
 ENV = {k: os.environ[f"PLAYER_{k.upper()}"]
        for k in ("width", "height", "depth", "max_trials", "variant", "divisor", "games", "seed")}
 WIDTH, HEIGHT = int(ENV["width"]), int(ENV["height"])
 DEPTH, MAX_TRIALS = int(ENV["depth"]), int(ENV["max_trials"]) or None
 VARIANT = ENV["variant"]
+LANES = int(os.environ.get("PLAYER_LANES", "1"))
 PERIOD = 10                                   # ns per clock
 BIT = int(ENV["divisor"]) * PERIOD            # ns per bit
 ANSWER_TIMEOUT = 20_000_000 * PERIOD          # far more than any search at these trial limits
+
+
+def model_of_player():
+    """The player's search, in Python."""
+    return search_model(LANES, max_trials=MAX_TRIALS, window=(WIDTH, HEIGHT), depth=DEPTH)
 
 
 class Link:
@@ -138,7 +145,7 @@ def outgrown(position):
 
 async def play_game(dut, link, me, opponent, rng, cycles):
     """One game: the player has colour ``me``; the testbench plays ``opponent`` (a bot)."""
-    position, model = Position(VARIANT), SearchModel(MAX_TRIALS, (WIDTH, HEIGHT), DEPTH)
+    position, model = Position(VARIANT), model_of_player()
     await link.send(b"-W\n" if me == 0 else b"-B\n")
     while position.outcome is None:
         if position.to_move == me:
@@ -192,7 +199,7 @@ async def bad_input_is_survived(dut):
     cycles = []
     await link.send(bytes(rng.randrange(256) for _ in range(40)) + b"\n")
     await link.send(b"-B\n")                       # a new game resets whatever came before
-    position, model = Position(VARIANT), SearchModel(MAX_TRIALS, (WIDTH, HEIGHT), DEPTH)
+    position, model = Position(VARIANT), model_of_player()
     bot = make_bot("random", seed=rng.randrange(1 << 30))
     for ply in range(12):
         if position.outcome is not None:
@@ -218,7 +225,7 @@ async def bad_input_is_survived(dut):
             break
     # -W in the middle of a game: a new game, the player moves first on an empty board.
     await link.send(b"-W\n")
-    position, model = Position(VARIANT), SearchModel(MAX_TRIALS, (WIDTH, HEIGHT), DEPTH)
+    position, model = Position(VARIANT), model_of_player()
     await expect_answer(dut, link, position, model, cycles)
     assert int(dut.bad_input.value) == 0
 
@@ -235,7 +242,7 @@ async def overflow_stops_answers(dut):
     cycles = []
     for _ in range(10):
         await link.send(b"-B\n")
-        position, model = Position(VARIANT), SearchModel(MAX_TRIALS, (WIDTH, HEIGHT), DEPTH)
+        position, model = Position(VARIANT), model_of_player()
         while position.outcome is None:
             if position.to_move == 1:
                 if not await expect_answer(dut, link, position, model, cycles):

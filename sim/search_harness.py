@@ -1,20 +1,20 @@
-"""A test harness around the move search: the tile array, the search, and a loading port.
+"""A test harness around the move search: the search and its tile array (one per lane, as in
+the player: ``SearchLanes``), and a loading port.
 
-The testbench loads a position through ``load`` (the array's command port, ``ArrayPort``; cocotb
+The testbench loads a position through ``load`` (the arrays' command port, ``ArrayPort``; cocotb
 sees ``load__cmd__valid``, ``load__cmd__payload``, ``load__done``, …), typically CLEAR and WRITE,
 while the search is idle, pulses ``start``, and reads the search's result from the search's own
-ports, which the harness passes through. The array is shared as in the player: the search drives
-it while busy, ``load`` otherwise. ``restart`` resets the search alone (as a new game does in the
-player); ``cycles`` counts the search's.
+ports, which the harness passes through. The arrays are shared as in the player: the search
+drives them while busy, ``load`` otherwise. ``restart`` resets the search alone (as a new game
+does in the player); ``cycles`` counts the search's.
 """
 
-from amaranth.hdl import Module, ResetInserter
+from amaranth.hdl import Module
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from fpgatrax.hw.array import TileArray
-from fpgatrax.hw.array_port import ArrayMux, ArrayPort
-from fpgatrax.hw.search import MoveSearch
+from fpgatrax.hw.array_port import ArrayPort
+from fpgatrax.hw.lanes import SearchLanes
 from fpgatrax.hw.search_model import DEFAULT_EXTENSION
 
 __all__ = ["SearchHarness"]
@@ -25,16 +25,17 @@ PASSED = ("start", "colour", "busy", "done", "found", "win", "move", "trials")
 
 class SearchHarness(wiring.Component):
     def __init__(self, width, height, *, depth, evasions=True, max_trials=0, tss=0, tss_trials=0,
-                 both_colours=False, variant="standard"):
-        self.width, self.height, self.both_colours = width, height, both_colours
+                 both_colours=False, variant="standard", lanes=1):
+        self.width, self.height = width, height
         self._env = {"SEARCH_WIDTH": width, "SEARCH_HEIGHT": height, "SEARCH_DEPTH": depth,
                      "SEARCH_MAX_TRIALS": max_trials, "SEARCH_VARIANT": variant,
                      "SEARCH_EVASIONS": int(evasions), "SEARCH_TSS": tss,
-                     "SEARCH_TSS_TRIALS": tss_trials}
-        self._search = MoveSearch(width, height, depth=depth, evasions=evasions,
-                                  extension=DEFAULT_EXTENSION if evasions else 0,
-                                  max_trials=max_trials, tss=tss, tss_trials=tss_trials,
-                                  variant=variant)
+                     "SEARCH_TSS_TRIALS": tss_trials, "SEARCH_LANES": lanes}
+        self._search = SearchLanes(width, height, lanes=lanes, both_colours=both_colours,
+                                   depth=depth, evasions=evasions,
+                                   extension=DEFAULT_EXTENSION if evasions else 0,
+                                   max_trials=max_trials, tss=tss, tss_trials=tss_trials,
+                                   variant=variant)
         super().__init__({
             "load": In(ArrayPort(width, height, self._search.levels)),
             "restart": In(1),
@@ -51,19 +52,13 @@ class SearchHarness(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        levels = self._search.levels
-        m.submodules.array = array = TileArray(self.width, self.height, levels,
-                                               self.both_colours)
-        m.submodules.search = search = ResetInserter(self.restart)(self._search)
+        m.submodules.search = search = self._search
+        m.d.comb += search.restart.eq(self.restart)
         for name in PASSED:
-            outer, inner = getattr(self, name), getattr(self._search, name)
+            outer, inner = getattr(self, name), getattr(search, name)
             flow_in = self.signature.members[name].flow == In
             m.d.comb += inner.eq(outer) if flow_in else outer.eq(inner)
-        m.submodules.array_mux = mux = ArrayMux(self.width, self.height, levels)
-        m.d.comb += mux.select.eq(search.busy)
-        wiring.connect(m, search.array, mux.first)
-        wiring.connect(m, wiring.flipped(self.load), mux.second)
-        wiring.connect(m, mux.array, array.port)
+        wiring.connect(m, wiring.flipped(self.load), search.port)
         with m.If(self.start):
             m.d.sync += self.cycles.eq(0)
         with m.Elif(search.busy):

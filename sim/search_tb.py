@@ -10,8 +10,9 @@ Parameters come from the simulator's environment (set by ``tests/hw/test_search.
 ``SEARCH_WIDTH``, ``SEARCH_HEIGHT``, ``SEARCH_DEPTH``, ``SEARCH_MAX_TRIALS`` (0: none),
 ``SEARCH_VARIANT``, ``SEARCH_POSITIONS``, ``SEARCH_SEED``, ``SEARCH_EVASIONS`` (0 or 1,
 default 1: the search with or without check evasions and their extension) and ``SEARCH_TSS``,
-``SEARCH_TSS_TRIALS`` (the threat-space search's plies and trial limit, default 0: none). The
-figures (cycles per search, per trial) are printed.
+``SEARCH_TSS_TRIALS`` (the threat-space search's plies and trial limit, default 0: none) and
+``SEARCH_LANES`` (default 1; with more, the model is ``LanesModel``). The figures (cycles per
+search, per trial) are printed.
 """
 
 import os
@@ -26,8 +27,9 @@ from fpgatrax.host.bots import make_bot
 from fpgatrax.host.rules.position import Position, tile_symbol, xy_of
 from fpgatrax.host.rules.record import moves_text
 from fpgatrax.hw.array_port import Op, command_layout
+from fpgatrax.hw.lanes_model import search_model
 from fpgatrax.hw.search import square_layout
-from fpgatrax.hw.search_model import DEFAULT_EXTENSION, SearchModel, window_of
+from fpgatrax.hw.search_model import DEFAULT_EXTENSION, window_of
 from fpgatrax.hw.tiles import Symbol
 
 PARAMS = {name: os.environ[f"SEARCH_{name.upper()}"]
@@ -38,11 +40,12 @@ EVASIONS = os.environ.get("SEARCH_EVASIONS", "1") == "1"
 EXTENSION = DEFAULT_EXTENSION if EVASIONS else 0
 TSS = int(os.environ.get("SEARCH_TSS", "0"))
 TSS_TRIALS = int(os.environ.get("SEARCH_TSS_TRIALS", "0")) or None
+LANES = int(os.environ.get("SEARCH_LANES", "1"))
 
 
 def model():
-    return SearchModel(MAX_TRIALS, window=(WIDTH, HEIGHT), depth=DEPTH, extension=EXTENSION,
-                       evasions=EVASIONS, tss=TSS, tss_trials=TSS_TRIALS)
+    return search_model(LANES, max_trials=MAX_TRIALS, window=(WIDTH, HEIGHT), depth=DEPTH,
+                        extension=EXTENSION, evasions=EVASIONS, tss=TSS, tss_trials=TSS_TRIALS)
 
 
 def unsigned(handle):

@@ -9,7 +9,9 @@ so the board's trials per second. On the same positions, in the same run, it tim
 this machine the reference engine doing the same work per trial (play the move with its forced
 play and win check, then take it back, for every candidate) and the search's model choosing
 (its trials per second), and gives the board's speed as ratios of both: the machine is shared
-and noisy, so the ratios are the figures to quote, not the Python rates alone.
+and noisy, so the ratios are the figures to quote, not the Python rates alone. A board with lanes
+(several searches at once, ``hw/lanes.py``) is simulated with all of them: a search's trials are
+every lane's, its cycles run until the last lane is done, so an uneven split counts against it.
 
     python -m fpgatrax.host.bench.trials                  # every board
     python -m fpgatrax.host.bench.trials --board hx8k --positions 20
@@ -28,9 +30,9 @@ from fpgatrax.boards.build import boards
 from fpgatrax.host.bench.pages import check_page, write_generated
 from fpgatrax.host.rules.errors import UserError
 from fpgatrax.host.rules.position import Position
+from fpgatrax.hw.lanes_model import search_model
 from fpgatrax.hw.search_model import (
     DEFAULT_EXTENSION,
-    SearchModel,
     candidates_in_order,
     tss_trials_for,
     window_of,
@@ -77,7 +79,8 @@ def _settings(target, trials):
     """The search's parameters for a board, capped at ``trials`` trials per search."""
     return {"depth": target.depth, "evasions": target.evasions, "max_trials": trials,
             "tss": target.tss, "tss_trials": tss_trials_for(trials, target.tss),
-            "both_colours": target.both_colours, "variant": target.variant}
+            "both_colours": target.both_colours, "variant": target.variant,
+            "lanes": target.lanes}
 
 
 def _positions(moves_lists, variant):
@@ -111,12 +114,13 @@ def model_rate(positions, window_size, settings):
     done, started = 0, time.perf_counter()
     while True:
         for position in positions:
-            model = SearchModel(settings["max_trials"], window_size, settings["depth"],
-                                DEFAULT_EXTENSION if settings["evasions"] else 0,
-                                settings["evasions"], settings["tss"],
-                                settings["tss_trials"] or None)
-            model.choose(position)
-            done += model.trials
+            model = search_model(settings["lanes"], max_trials=settings["max_trials"],
+                                 window=window_size, depth=settings["depth"],
+                                 extension=DEFAULT_EXTENSION if settings["evasions"] else 0,
+                                 evasions=settings["evasions"], tss=settings["tss"],
+                                 tss_trials=settings["tss_trials"] or None)
+            choice = model.choose(position)
+            done += choice.trials if choice else 0
         elapsed = time.perf_counter() - started
         if elapsed >= MIN_SECONDS:
             return done / elapsed
@@ -138,7 +142,8 @@ def measure_board(target, positions=POSITIONS, trials=TRIALS, seed=SEED):
     played = _positions([search["moves"] for search in searches], target.variant)
     described = f"{target.width}x{target.height}, depth {target.depth}" + (
         f", evasions, TSS {target.tss}" if target.tss else "") + (
-        ", both colours per pass" if target.both_colours else "")
+        ", both colours per pass" if target.both_colours else "") + (
+        f", {target.lanes} lanes" if target.lanes > 1 else "")
     return BoardTrials(
         name=target.name, settings=described,
         ratios=[search["cycles"] / max(1, search["trials"]) for search in searches],
@@ -152,7 +157,8 @@ def table(results, positions, trials):
         f"Written by `python -m fpgatrax.host.bench.trials` ({positions} positions from play "
         f"per board, searches capped at {trials:,} trials). *Cycles per trial* is each "
         f"search's cycles over its trials on the gateware (Verilator), median and 99th "
-        f"percentile over the searches; *board* is the board's clock over the median; "
+        f"percentile over the searches (with lanes, every lane's trials over the cycles until the "
+        f"last lane is done); *board* is the board's clock over the median; "
         f"*engine* and *model* are the reference engine's and the search model's trials per "
         f"second in Python on the machine that ran it, timed on the same positions in the same "
         f"run, so the ratios are the figures to quote.",

@@ -101,6 +101,8 @@ def board_table(targets):
             search += f", evasions, +{target.extension}"
         if target.tss:
             search += f", TSS {target.tss} to {target.tss_trials:,}"
+        if target.lanes > 1:
+            search += f", {target.lanes} lanes"
         lines.append(f"| {target.title} | {target.platform.device} | {target.variant} | "
                      f"{target.width}x{target.height} | {search} | {target.max_trials:,} | "
                      f"{luts} | {ffs} | {target.clk_freq / 1e6:g} MHz | {fmax} | "

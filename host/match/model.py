@@ -16,7 +16,8 @@ Specs (``PLAYER_KINDS["model"]`` in ``players.py``):
   over the board's (``board=`` may come first); ``evasions=0`` is the search without check
   evasions, attack extensions and threat-space search (as on the iCE40 boards), ``extension=N``
   its plies of extension after attacks, ``tss=N`` the plies of its threat-space search (0:
-  none; it gives up at a quarter of the trial limit, ``tss_trials_for``).
+  none; it gives up at a quarter of the trial limit, ``tss_trials_for``), ``lanes=N`` its
+  searches at once (``hw/lanes_model.py``; an answer then takes the busiest lane's time).
 
 ``random_moves=K`` (default 0) makes the model's first K moves of each game random among the
 moves after which the opponent proves no win (at once, or by a 7-ply threat-space search
@@ -32,6 +33,7 @@ from fpgatrax.host.bots.session import BotSession
 from fpgatrax.host.link.transport import FunctionTransport
 from fpgatrax.host.rules.errors import UserError
 from fpgatrax.host.rules.position import Move, Position
+from fpgatrax.hw.lanes_model import LanesModel, search_model
 from fpgatrax.hw.search_model import (
     CYCLES_PER_TRIAL,
     DEFAULT_EXTENSION,
@@ -70,6 +72,7 @@ class ModelSettings:
     extension: int = DEFAULT_EXTENSION
     tss: int = DEFAULT_TSS     # plies of the threat-space search (0: none)
     cycles_per_trial: int = CYCLES_PER_TRIAL    # the board's array's most (cycles_per_trial)
+    lanes: int = 1             # searches at once, each on its own array
 
     @classmethod
     def of_board(cls, name: str) -> "ModelSettings":
@@ -88,18 +91,21 @@ class ModelSettings:
         return cls(target.depth, target.max_trials, target.width, target.height,
                    target.clk_freq, board=name, evasions=int(target.evasions),
                    extension=target.extension, tss=target.tss,
-                   cycles_per_trial=target.cycles_per_trial)
+                   cycles_per_trial=target.cycles_per_trial, lanes=target.lanes)
 
     @property
     def tss_trials(self) -> int:
         return tss_trials_for(self.max_trials, self.tss)
 
-    def search(self, max_trials: int | None = None) -> SearchModel:
+    def search(self, max_trials: int | None = None) -> SearchModel | LanesModel:
         """The board's search, with ``max_trials`` instead of its trial limit if given (its
         threat-space search keeps its share of it)."""
         limit = self.max_trials if max_trials is None else max_trials
-        return SearchModel(limit or None, (self.width, self.height), self.depth, self.extension,
-                           bool(self.evasions), self.tss, tss_trials_for(limit, self.tss) or None)
+        search: SearchModel | LanesModel = search_model(
+            self.lanes, max_trials=limit or None, window=(self.width, self.height),
+            depth=self.depth, extension=self.extension, evasions=bool(self.evasions),
+            tss=self.tss, tss_trials=tss_trials_for(limit, self.tss) or None)
+        return search
 
     @property
     def seconds_per_trial(self) -> float:
@@ -112,12 +118,13 @@ class ModelSettings:
         if self.tss:
             attacks += (f", {self.tss}-ply threat-space search"
                         f"{f' up to {self.tss_trials:,} trials' if self.tss_trials else ''}")
-        return (f"{self.board}: depth {self.depth} ({attacks}), {trials}, "
+        lanes = f" in {self.lanes} lanes" if self.lanes > 1 else ""
+        return (f"{self.board}: depth {self.depth} ({attacks}), {trials}{lanes}, "
                 f"{self.width}x{self.height} array, {self.clock / 1e6:g} MHz")
 
 
 _INTEGERS = ("depth", "evasions", "extension", "tss", "max_trials", "width", "height", "baud",
-             "random_moves", "seed")
+             "random_moves", "seed", "lanes")
 # What a board decides; given all of them, no board is needed.
 _BOARD_FIELDS = {"depth", "max_trials", "width", "height", "clock"}
 
@@ -153,7 +160,8 @@ def parse_settings(argument: str, seed: int | None = None) -> ModelSettings:
         settings = ModelSettings(**values)  # type: ignore[arg-type]
     else:
         settings = ModelSettings.of_board(board or DEFAULT_BOARD)
-        changed = sorted(set(values) & (_BOARD_FIELDS | {"evasions", "extension", "tss"}))
+        changed = sorted(set(values) & (_BOARD_FIELDS | {"evasions", "extension", "tss",
+                                                           "lanes"}))
         if changed:
             values["board"] = f"{settings.board} with {', '.join(changed)} changed"  # type: ignore
         settings = replace(settings, **values)  # type: ignore[arg-type]
@@ -241,7 +249,7 @@ class _ModelBot:
             raise _Overflow()
         self.stats.trials.append(choice.trials)
         self.stats.depths.append(choice.depth)
-        self.spend(choice.trials)
+        self.spend(choice.time_trials)
         chosen: Move = choice.move
         return chosen
 

@@ -11,11 +11,12 @@ from fpgatrax.sim.player_testbench import run_player_testbench
 pytestmark = pytest.mark.verilator
 
 
-@pytest.mark.parametrize("width,height,depth,max_trials,variant,games", [
-    pytest.param(11, 11, 2, 300, "standard", 4, id="standard-11x11"),
-    pytest.param(8, 8, 1, 60, "loop", 2, id="loop-8x8"),
+# The second player searches in two lanes (two arrays kept in step by the player's commands).
+@pytest.mark.parametrize("width,height,depth,max_trials,variant,games,lanes", [
+    pytest.param(11, 11, 2, 300, "standard", 4, 1, id="standard-11x11"),
+    pytest.param(8, 8, 1, 60, "loop", 2, 2, id="loop-8x8-2-lanes"),
 ])
-def test_player_through_uart(width, height, depth, max_trials, variant, games):
+def test_player_through_uart(width, height, depth, max_trials, variant, games, lanes):
     run_player_testbench(width, height, depth, max_trials, variant,
                          games=int(os.environ.get("FPGATRAX_PLAYER_GAMES", games)),
-                         seed=int(os.environ.get("FPGATRAX_PLAYER_SEED", 1)))
+                         seed=int(os.environ.get("FPGATRAX_PLAYER_SEED", 1)), lanes=lanes)

@@ -17,25 +17,29 @@ pytestmark = pytest.mark.verilator
 # ends are met: a proof, and the negamax after giving up) and, unbounded, in the third.
 # The first case is the ECP5 boards' search, on an array that follows both colours at once.
 CASES = [
-    pytest.param(9, 9, 3, True, 3000, (7, 1000), "standard", 80, True,
+    pytest.param(9, 9, 3, True, 3000, (7, 1000), "standard", 80, True, 1,
                  id="standard-9x9-depth3-max3000-tss7-both-colours"),
     # The trials benchmark's test compiles the same search: on one worker, it reuses this build.
-    pytest.param(10, 10, 2, False, 400, (0, 0), "8x8", 60, False,
+    pytest.param(10, 10, 2, False, 400, (0, 0), "8x8", 60, False, 1,
                  id="8x8-10x10-depth2-max400-no-evasions",
                  marks=pytest.mark.xdist_group("search_harness_10x10_8x8")),
-    pytest.param(9, 9, 1, True, 0, (5, 0), "loop", 40, False,
+    pytest.param(9, 9, 1, True, 0, (5, 0), "loop", 40, False, 1,
                  id="loop-9x9-depth1-unbounded-tss5"),
+    # Three lanes (the 85F's search), with a trial limit small enough that the lanes finish
+    # different depths, so that every rule of their choice is met.
+    pytest.param(9, 9, 3, True, 1500, (7, 300), "standard", 60, False, 3,
+                 id="standard-9x9-depth3-max1500-tss7-3-lanes"),
 ]
 
 
 @pytest.mark.parametrize(
-    "width,height,depth,evasions,max_trials,tss,variant,positions,both_colours", CASES)
+    "width,height,depth,evasions,max_trials,tss,variant,positions,both_colours,lanes", CASES)
 def test_search_matches_model(width, height, depth, evasions, max_trials, tss, variant,
-                              positions, both_colours):
+                              positions, both_colours, lanes):
     count = int(os.environ.get("FPGATRAX_SEARCH_POSITIONS", positions))
     plies, tss_trials = tss
     harness = SearchHarness(width, height, depth=depth, evasions=evasions,
                             max_trials=max_trials, tss=plies, tss_trials=tss_trials,
-                            both_colours=both_colours, variant=variant)
+                            both_colours=both_colours, variant=variant, lanes=lanes)
     runner.run(harness, name="search_harness", test_module="fpgatrax.sim.search_tb",
                env=harness.testbench_env(count, os.environ.get("FPGATRAX_SEARCH_SEED", "1")))

@@ -51,6 +51,8 @@ def test_settings_of_a_board_and_over_it():
     assert (ulx3s.tss, ulx3s.tss_trials) == (5, board("ulx3s-85f").max_trials // 4)
     assert "5-ply threat-space search" in ulx3s.describe()
     assert parse_settings("").board == "ulx3s-85f"
+    assert parse_settings("").lanes == board("ulx3s-85f").lanes
+    assert "in 2 lanes" in parse_settings("lanes=2").describe()
     changed = parse_settings("board=hx8k,depth=1,width=30,clock=48e6,seed=4")
     assert (changed.depth, changed.width, changed.height, changed.clock, changed.seed) == \
         (1, 30, hx8k.height, 48e6, 4)
@@ -83,6 +85,24 @@ def test_an_answer_takes_the_boards_time():
     line_bytes = len("-W\n") + len(answer) + 1
     assert session.clock.now() == pytest.approx(
         trials * CYCLES_PER_TRIAL / 12e6 + line_bytes * 10 / 19200)
+
+
+def test_with_lanes_an_answer_takes_the_busiest_lanes_time():
+    """Lanes search at once: the answer takes the trials of the lane that tried the most, not
+    the sum of all of them."""
+    settings = replace(SMALL, lanes=3)
+    session = ModelSession(settings)
+    session.respond("-B")
+    before = session.clock.now()
+    answer = session.respond("@0+")
+    position = Position()
+    position.play(parse_move(position, "@0+"))
+    choice = settings.search().choose(position)
+    assert session.stats.trials == [choice.trials]
+    assert choice.time_trials < choice.trials
+    line_bytes = len("@0+\n") + len(answer) + 1
+    assert session.clock.now() - before == pytest.approx(
+        choice.time_trials * CYCLES_PER_TRIAL / 12e6 + line_bytes * 10 / 19200)
 
 
 def test_a_game_outgrowing_the_array_goes_unanswered():
