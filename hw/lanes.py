@@ -19,8 +19,9 @@ commands (``port``) go to every array at once, on a clock where all of them are 
 stay in step, and the controller sees the results of lane 0's. While a lane's search is busy its
 array is its own (an :class:`~.array_port.ArrayMux` per lane, as in a one-lane player).
 
-When the last lane is done, the choice takes one clock per lane: the offers are compared one
-after another, so the comparison adds no long path.
+When the last lane is done, the choice takes two clocks per lane and two more: the offers are
+loaded and compared one after another, each step from registers, so the choice adds no long
+path between lanes that may lie far apart on the device.
 
 With one lane this is the search, its array and the mux, and nothing else.
 """
@@ -53,7 +54,9 @@ class SearchLanes(wiring.Component):
         Resets the searches (a new game); the arrays finish their commands.
     port : In(ArrayPort)
         The arrays' command port for the controller that loads and keeps the position (its
-        ``Out(ArrayPort)`` end connects here), served while no search is busy.
+        ``Out(ArrayPort)`` end connects here), served while no search is busy. With several
+        lanes its ``ready`` rises one clock after the ``done`` of the command before (see
+        ``_broadcast``), not on that clock as an array's does.
     """
 
     def __init__(self, width, height, *, lanes=1, both_colours=False, **search):
@@ -97,11 +100,20 @@ class SearchLanes(wiring.Component):
         return m
 
     def _broadcast(self, m, controllers):
-        """The controller's commands to every array at once, when all are ready; the results
-        of lane 0's."""
+        """The controller's commands to every array at once; the results of lane 0's.
+
+        With one lane the controller's port is the mux's. With more, ``ready`` is registered:
+        it is high when on the clock before every array was ready and the controller's port
+        accepted nothing. An array stops being ready only by accepting a command, and while
+        no search is busy it accepts only the controller's, which all arrays accept on the same
+        clock; so the registered ``ready`` is never high when some array is not, and the
+        arrays' readiness need not cross the device to every array within one clock."""
+        if len(controllers) == 1:
+            wiring.connect(m, wiring.flipped(self.port), controllers[0])
+            return
         cmd = self.port.cmd
         ready = Signal()
-        m.d.comb += ready.eq(Cat(c.cmd.ready for c in controllers).all())
+        m.d.sync += ready.eq(Cat(c.cmd.ready for c in controllers).all() & ~(cmd.valid & ready))
         m.d.comb += cmd.ready.eq(ready)
         for controller in controllers:
             m.d.comb += [controller.cmd.valid.eq(cmd.valid & ready),
@@ -110,39 +122,43 @@ class SearchLanes(wiring.Component):
             m.d.comb += getattr(self.port, name).eq(getattr(controllers[0], name))
 
     def _choice(self):
-        """The logic that waits for every lane, then compares their offers one lane per clock
-        (the rules of :mod:`.lanes_model`); a new game resets it with the searches."""
+        """The logic that waits for every lane, then compares their offers one lane at a time
+        (the rules of :mod:`.lanes_model`); a new game resets it with the searches. Every step
+        starts from registers (the lanes' answers, a summary of them, the offer being judged),
+        so that no path runs from one lane through the comparison in one clock."""
         m = Module()
         searches, v = self._searches, self.values
-        found = Cat(s.found for s in searches)
-        won = Cat(s.found & s.win for s in searches)
-        proven = Cat(s.found & s.proven for s in searches)
-        # The deepest iteration every lane with an answer finished.
+        # The summary: whether any lane won or proved a win, and the deepest iteration
+        # every lane with an answer finished.
+        won, proven, found = Signal(), Signal(), Signal()
         depth = Signal(range(searches[0].depth + 1))
         least = Const(searches[0].depth, depth.shape())
         for s in searches:
             least = Mux(s.found & (s.finished < least), s.finished, least)
-        m.d.comb += depth.eq(least)
-        offer_layout = result_layout(self.width, self.height, v)
+        summary = [won.eq(Cat(s.found & s.win for s in searches).any()),
+                   proven.eq(Cat(s.found & s.proven for s in searches).any()),
+                   found.eq(Cat(s.found for s in searches).any()), depth.eq(least),
+                   self.trials.eq(sum(s.trials for s in searches))]
+        offer_layout = data.StructLayout({"valid": 1, "result": result_layout(
+            self.width, self.height, v)})
         offers = []
         for s in searches:
-            offer = Signal(data.StructLayout({"valid": 1, "result": offer_layout}))
+            offer = Signal(offer_layout)
             at_depth = s.results[(depth - 1).as_unsigned()]
             m.d.comb += [
-                offer.valid.eq(Mux(won.any(), s.found & s.win,
-                                   Mux(proven.any(), s.found & s.proven, s.found))),
-                offer.result.move.eq(Mux(won.any() | proven.any() | (depth == 0),
-                                         s.move, at_depth.move)),
+                offer.valid.eq(Mux(won, s.found & s.win, Mux(proven, s.found & s.proven,
+                                                            s.found))),
+                offer.result.move.eq(Mux(won | proven | (depth == 0), s.move, at_depth.move)),
                 # Proven wins are compared by raster order alone.
-                offer.result.value.eq(Mux(won.any() | proven.any(), 0,
+                offer.result.value.eq(Mux(won | proven, 0,
                                           Mux(depth == 0, s.value, at_depth.value))),
             ]
             offers.append(offer)
 
         lane = Signal(range(self.lanes))
         have = Signal()
-        best = Signal(offer_layout)
-        offer = Array(offers)[lane]
+        best = Signal(offer_layout.members["result"])
+        offer = Signal(offer_layout)            # the offer being judged
 
         def raster(move):
             return Cat(move.symbol, move.x, move.y)
@@ -158,18 +174,27 @@ class SearchLanes(wiring.Component):
                 m.d.comb += self.busy.eq(1)
                 with m.If(~Cat(s.busy for s in searches).any()):
                     m.d.sync += [lane.eq(0), have.eq(0)]
-                    m.next = "COMPARE"
-            with m.State("COMPARE"):
+                    m.next = "SUMMARY"
+            with m.State("SUMMARY"):
+                m.d.comb += self.busy.eq(1)
+                m.d.sync += summary
+                m.next = "LOAD"
+            with m.State("LOAD"):
+                m.d.comb += self.busy.eq(1)
+                m.d.sync += offer.eq(Array(offers)[lane])
+                m.next = "JUDGE"
+            with m.State("JUDGE"):
                 m.d.comb += self.busy.eq(1)
                 with m.If(offer.valid & better):
                     m.d.sync += [best.eq(offer.result), have.eq(1)]
                 m.d.sync += lane.eq(lane + 1)
                 with m.If(lane == self.lanes - 1):
                     m.next = "ANSWER"
+                with m.Else():
+                    m.next = "LOAD"
             with m.State("ANSWER"):
                 m.d.comb += self.busy.eq(1)
-                m.d.sync += [self.found.eq(found.any()), self.win.eq(won.any()),
-                             self.move.eq(best.move), self.done.eq(1),
-                             self.trials.eq(sum(s.trials for s in searches))]
+                m.d.sync += [self.found.eq(found), self.win.eq(won), self.move.eq(best.move),
+                             self.done.eq(1)]
                 m.next = "IDLE"
         return m

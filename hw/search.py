@@ -29,7 +29,7 @@ counts as one *trial*, the unit the model counts too; a trial limit stops the se
 count. Squares are only ever tried inside the array, so the player centres the tiles before each
 search (see ``window_of`` in the model) and the model skips the same squares. The search drives the
 array through its ``array`` port while ``busy``; the player shares the array between it and its own
-control (:class:`~.array_port.ArrayMux`).
+control (:class:`~.array_port.ArrayMux`, inside :class:`~.lanes.SearchLanes`).
 
 How the FSM is built
 --------------------

@@ -103,6 +103,9 @@ class Harness:
         dut.load__cmd__payload.value = self.layout.const(
             {"op": op, "x": x, "y": y, "tile": tile}).as_bits()
         dut.load__cmd__valid.value = 1
+        # The arrays of several lanes take a command a clock after the last one's done.
+        while not unsigned(dut.load__cmd__ready):
+            await FallingEdge(dut.clk)
         await RisingEdge(dut.clk)
         dut.load__cmd__valid.value = 0
         await with_timeout(RisingEdge(dut.load__done), 100_000, "ns")
