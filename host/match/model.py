@@ -118,9 +118,9 @@ class ModelSettings:
         if self.tss:
             attacks += (f", {self.tss}-ply threat-space search"
                         f"{f' up to {self.tss_trials:,} trials' if self.tss_trials else ''}")
-        lanes = f" in {self.lanes} lanes" if self.lanes > 1 else ""
-        return (f"{self.board}: depth {self.depth} ({attacks}), {trials}{lanes}, "
-                f"{self.width}x{self.height} array, {self.clock / 1e6:g} MHz")
+        lanes = f"{self.lanes} lanes, each with a " if self.lanes > 1 else ""
+        return (f"{self.board}: depth {self.depth} ({attacks}), {trials}, "
+                f"{lanes}{self.width}x{self.height} array, {self.clock / 1e6:g} MHz")
 
 
 _INTEGERS = ("depth", "evasions", "extension", "tss", "max_trials", "width", "height", "baud",
