@@ -130,14 +130,14 @@ class SearchLanes(wiring.Component):
         searches, v = self._searches, self.values
         # The summary: whether any lane won or proved a win, and the deepest iteration
         # every lane with an answer finished.
-        won, proven, found = Signal(), Signal(), Signal()
+        won, proven = Signal(), Signal()
         depth = Signal(range(searches[0].depth + 1))
         least = Const(searches[0].depth, depth.shape())
         for s in searches:
             least = Mux(s.found & (s.finished < least), s.finished, least)
         summary = [won.eq(Cat(s.found & s.win for s in searches).any()),
                    proven.eq(Cat(s.found & s.proven for s in searches).any()),
-                   found.eq(Cat(s.found for s in searches).any()), depth.eq(least),
+                   depth.eq(least),
                    self.trials.eq(sum(s.trials for s in searches))]
         offer_layout = data.StructLayout({"valid": 1, "result": result_layout(
             self.width, self.height, v)})
@@ -156,7 +156,7 @@ class SearchLanes(wiring.Component):
             offers.append(offer)
 
         lane = Signal(range(self.lanes))
-        have = Signal()
+        have = Signal()                         # an offer was taken: some lane found a move
         best = Signal(offer_layout.members["result"])
         offer = Signal(offer_layout)            # the offer being judged
 
@@ -194,7 +194,7 @@ class SearchLanes(wiring.Component):
                     m.next = "LOAD"
             with m.State("ANSWER"):
                 m.d.comb += self.busy.eq(1)
-                m.d.sync += [self.found.eq(found), self.win.eq(won), self.move.eq(best.move),
+                m.d.sync += [self.found.eq(have), self.win.eq(won), self.move.eq(best.move),
                              self.done.eq(1)]
                 m.next = "IDLE"
         return m

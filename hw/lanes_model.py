@@ -24,18 +24,15 @@ so the busiest lane's trials take the time (``Choice.time_trials``).
 
 from dataclasses import replace
 
-from fpgatrax.host.rules.position import tile_symbol, xy_of
+from fpgatrax.host.rules.position import SYMBOLS, tile_symbol, xy_of
 from fpgatrax.hw.search_model import SearchModel
 
 __all__ = ["LanesModel", "search_model", "raster_key"]
 
-_SYMBOLS = "+/\\"
-
-
 def raster_key(move):
     """Where ``move`` comes in the search's raster order: row, column, symbol ``+ / \\``."""
     x, y = xy_of(move[0])
-    return y, x, _SYMBOLS.index(tile_symbol(move[1]))
+    return y, x, SYMBOLS.index(tile_symbol(move[1]))
 
 
 class LanesModel:

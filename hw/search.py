@@ -69,6 +69,7 @@ from fpgatrax.hw.search_model import (
     DEFAULT_EXTENSION,
     SearchValues,
     check_attack_settings,
+    check_lane,
     levels_of,
 )
 from fpgatrax.hw.tiles import Symbol
@@ -175,8 +176,7 @@ class MoveSearch(wiring.Component):
     def __init__(self, width, height, *, depth=DEFAULT_DEPTH, evasions=True,
                  extension=DEFAULT_EXTENSION, max_trials=0, tss=0, tss_trials=0,
                  variant="standard", lane=0, lanes=1):
-        if not 0 <= lane < lanes:
-            raise ValueError(f"lane {lane} is not one of lanes 0 to {lanes - 1}")
+        check_lane(lane, lanes)
         if not isinstance(max_trials, int) or not 0 <= max_trials < 1 << TRIAL_BITS:
             raise ValueError(f"max_trials must be a whole number below 2**{TRIAL_BITS} "
                              f"(0: no limit), not {max_trials!r}")

@@ -99,7 +99,7 @@ __all__ = ["SearchModel", "Choice", "SearchValues", "candidates_in_order",
            "window_of", "threat_pair", "makes_threat", "WIN", "MAX_COUNT", "THREAT_WEIGHT",
            "LEAF_LIMIT", "DEFAULT_DEPTH", "DEFAULT_EXTENSION", "DEFAULT_TSS", "CYCLES_PER_TRIAL",
            "CYCLES_PER_TRIAL_BOTH", "cycles_per_trial",
-           "levels_of", "check_attack_settings", "tss_trials_for"]
+           "levels_of", "check_lane", "check_attack_settings", "tss_trials_for"]
 
 WIN = 32               # the value of a win at ply 0; |values| never reach WIN + 1
 MAX_COUNT = 15         # the leaf counts squares up to this
@@ -135,6 +135,12 @@ def tss_trials_for(max_trials: int, tss: int) -> int:
     """The trial count at which a board's threat-space search of ``tss`` plies gives up: a
     ``TSS_SHARE``-th of its trial limit (0 without a limit or a threat-space search)."""
     return max_trials // TSS_SHARE if tss else 0
+
+
+def check_lane(lane, lanes):
+    """Refuse, with a ValueError, a lane that is not one of ``lanes``."""
+    if not 0 <= lane < lanes:
+        raise ValueError(f"lane {lane} is not one of lanes 0 to {lanes - 1}")
 
 
 def check_attack_settings(evasions, extension, max_trials, tss, tss_trials):
@@ -311,8 +317,7 @@ class SearchModel:
         if depth < 1:
             raise ValueError("the search is at least one ply deep")
         check_attack_settings(evasions, extension, max_trials or 0, tss, tss_trials or 0)
-        if not 0 <= lane < lanes:
-            raise ValueError(f"lane {lane} is not one of lanes 0 to {lanes - 1}")
+        check_lane(lane, lanes)
         if lanes > 1 and window is None:
             raise ValueError("lanes split the array's squares: they need a window")
         self.lane, self.lanes = lane, lanes
