@@ -34,7 +34,7 @@ from fpgatrax.hw.array_port import (
     command_layout,
 )
 from fpgatrax.hw.cell import control_layout
-from fpgatrax.hw.tiles import TILE_BITS, Direction, Symbol, first_colouring, opposite
+from fpgatrax.hw.tiles import TILE_BITS, Direction, Symbol, first_colouring, fits
 
 __all__ = ["Pass", "answers_layout", "STEPS", "ArrayControl"]
 
@@ -354,9 +354,6 @@ class ArrayControl(wiring.Component):
         empty = Signal()     # the board was empty: kept too, as after a DISCARD ``bbox`` lags
         first = self._first
 
-        def fits(tile):
-            return Cat(~near_occ[d] | (tile[d] == near[d][opposite(d)]) for d in range(4)).all()
-
         def put(tile):
             m.d.comb += [self._ctl_next.wdata.eq(tile), self._write_next.eq(1)]
             with m.If(self._trying):
@@ -394,9 +391,9 @@ class ArrayControl(wiring.Component):
             with m.Elif(~near_occ.any()):
                 m.d.sync += flags.not_adjacent.eq(1)
                 self._finish(m)
-            with m.Elif(fits(first)):
+            with m.Elif(fits(first, near)):
                 put(first)
-            with m.Elif(fits(~first)):
+            with m.Elif(fits(~first, near)):
                 put(~first)
             with m.Else():
                 m.d.sync += flags.mismatch.eq(1)

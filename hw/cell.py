@@ -46,7 +46,7 @@ from amaranth.hdl import Cat, Const, Module, Mux, Signal
 from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
-from fpgatrax.hw.tiles import TILE_BITS
+from fpgatrax.hw.tiles import TILE_BITS, forced_play
 
 __all__ = ["cell_state_layout", "control_layout", "neighbour_layout", "Cell"]
 
@@ -139,15 +139,10 @@ class Cell(wiring.Component):
         white_in, red_in = Signal(4), Signal(4)
         m.d.comb += [white_in.eq(Cat(self.nb[d].edge for d in range(4))),
                      red_in.eq(Cat(self.nb[d].occ & ~self.nb[d].edge for d in range(4)))]
-        two_white, three, forced = Signal(), Signal(), Signal()
-        m.d.comb += [
-            two_white.eq(_at_least_two(white_in) & ~_at_least_three(white_in)),
-            three.eq(_at_least_three(white_in) | _at_least_three(red_in)),
-            forced.eq(~self.occ & (_at_least_two(white_in) | _at_least_two(red_in)) & ~three),
-        ]
-        # With two white entries the tile is white exactly there; otherwise (two red) it is
-        # white wherever no red edge enters.
-        forced_tile = Cat(white_in[d] | (~self.nb[d].occ & ~two_white) for d in range(4))
+        occupied = Cat(self.nb[d].occ for d in range(4))
+        forced_any, three, forced_tile = forced_play(white_in, red_in, occupied)
+        forced = Signal()
+        m.d.comb += forced.eq(~self.occ & forced_any)
 
         with m.If((ctl.clear & level).any()):
             m.d.sync += self.state.eq(0)
@@ -195,11 +190,3 @@ class Cell(wiring.Component):
         ]
         return reach_next & ~reach
 
-
-def _at_least_two(bits):
-    return Cat(bits[i] & bits[j] for i in range(4) for j in range(i + 1, 4)).any()
-
-
-def _at_least_three(bits):
-    return Cat(bits[i] & bits[j] & bits[k]
-               for i in range(4) for j in range(i + 1, 4) for k in range(j + 1, 4)).any()

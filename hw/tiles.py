@@ -11,11 +11,13 @@ colouring from the neighbours, and the symbol's *first* colouring (the engine's
 ``SYMBOL_TILES[s][0]``) is the one a first move on an empty board takes.
 """
 
+from amaranth.hdl import Cat
 from amaranth.lib import enum
 
 from fpgatrax.host.rules.position import SYMBOL_TILES, SYMBOLS
 
-__all__ = ["TILE_BITS", "Symbol", "Direction", "first_colouring", "opposite"]
+__all__ = ["TILE_BITS", "Symbol", "Direction", "first_colouring", "opposite", "fits",
+           "forced_play"]
 
 TILE_BITS = 4
 
@@ -51,3 +53,32 @@ def first_colouring(symbol):
 def opposite(direction):
     """The side facing ``direction`` (an edge-bit index 0..3)."""
     return (direction + 2) & 3
+
+
+def fits(tile, near):
+    """Whether ``tile`` matches the facing edge of every occupied neighbour in ``near`` (the
+    four neighbours' tiles, N, E, S, W; 0 empty)."""
+    return Cat(~near[d].any() | (tile[d] == near[d][opposite(d)]) for d in range(4)).all()
+
+
+def forced_play(white_in, red_in, occupied):
+    """Forced play in an empty square whose neighbours ``occupied`` (4 bits, N E S W) send
+    ``white_in`` and ``red_in`` edges into it: (``forced``, ``three``, ``tile``). Two entering
+    edges of one colour force the unique tile joining them (``forced``, ``tile``); three of
+    one colour make the turn illegal (``three``)."""
+    two_white = _at_least_two(white_in) & ~_at_least_three(white_in)
+    three = _at_least_three(white_in) | _at_least_three(red_in)
+    forced = (_at_least_two(white_in) | _at_least_two(red_in)) & ~three
+    # With two white entries the tile is white exactly there; otherwise (two red) it is white
+    # wherever no red edge enters.
+    tile = Cat(white_in[d] | (~occupied[d] & ~two_white) for d in range(4))
+    return forced, three, tile
+
+
+def _at_least_two(bits):
+    return Cat(bits[i] & bits[j] for i in range(4) for j in range(i + 1, 4)).any()
+
+
+def _at_least_three(bits):
+    return Cat(bits[i] & bits[j] & bits[k]
+               for i in range(4) for j in range(i + 1, 4) for k in range(j + 1, 4)).any()

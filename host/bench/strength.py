@@ -183,8 +183,9 @@ def main(argv=None):
     shared = any(spec.partition(":")[0] not in (*BOTS, "cmd", "model") for spec in opponents)
     jobs = 1 if shared else args.jobs
 
-    schedule = [(spec, colour, number) for spec in opponents for colour in (WHITE, RED)
-                for number in range(games)]
+    # Colours alternate, so that a run cut short still has as many games with each.
+    schedule = [(spec, colour, number) for spec in opponents for number in range(games)
+                for colour in (WHITE, RED)]
     setup = (settings, args.variant, args.time, think, args.seed)
     tallies = {spec: Tally() for spec in opponents}
     progress = Progress()

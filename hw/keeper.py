@@ -1,0 +1,479 @@
+"""The whole game in block RAM, with the rules exact: the board keeper.
+
+The tile array holds only ``width × height`` squares, every one of them logic, so a game that
+outgrows it cannot be judged there. The keeper holds the committed position in one block RAM
+of ``size × size`` tiles (4 bits each, as everywhere: the white-edge mask, 0 empty) and applies
+the rules of ``docs/rules.md`` to the whole of it, one RAM access per clock: the opponent's
+moves, the player's own answer and the candidates a search cannot see are judged here exactly,
+while the array searches a window of the board.
+
+**Addressing.** The RAM is a torus: a square's address is ``(y mod size) · size + (x mod
+size)``, so the game can wander in any direction. The tiles' bounding box is kept as its first
+column and row and its *span* (columns or rows less one) measured modulo ``size``; a tile
+placed next to the box extends it by one on the side it lies. A trial that would make the tiles
+span more than ``size - 2`` columns or rows (so that the empty ring around them would overlap
+itself) is refused with *out_of_room*: the board is full in that direction.
+
+**Trials.** There is one trial level: a TRY places its tile and its forced play on top of the
+committed position, DISCARD takes them back and COMMIT keeps them. Every tile a trial places
+goes into a *log* (a small RAM of addresses), which is both the undo list and the work list of
+forced play: each logged tile's four neighbours are examined in turn (their own four
+neighbours read, the entering edges counted) and a forced tile is placed and logged there, so
+forced play ends when the examination reaches the end of the log. A trial that would place more
+tiles than the log holds is refused with *out_of_room*, before the tile that overflows it.
+
+**Wins.** After forced play, the white and the red track through every logged tile are
+followed square by square (two clocks a step): a track that comes back to its tile is a loop;
+otherwise its two ends are compared with the bounding box (a line joins the outermost columns,
+or rows, of a span of at least the variant's ``line_span``). Only tracks through tiles of the
+turn can be new, as in the reference engine (``host/rules/position.py``), whose results the
+keeper reproduces move for move (``sim/keeper_tb.py``).
+
+Command stream (valid/ready; ``ready`` exactly when idle; ``done`` one clock when finished, from
+which the results describe the command):
+
+========== ========================================================================= =========
+op         effect                                                                      cycles
+========== ========================================================================= =========
+CLEAR      empty every square, the log and the bounding box                            size²+1
+READ       ``rdata`` := the tile at (x, y)                                             3
+TRY        ``symbol`` at (x, y), coloured to fit its neighbours (on an empty board:    see above
+           its first colouring, ``\\`` a *mismatch*), then forced play and the win
+           check; or flag *occupied*, *not_adjacent*, *mismatch*, *illegal* (three
+           edges of one colour, or beyond the variant's span limit: then the level
+           may hold partial forced play), *out_of_room*. DISCARD or COMMIT follows.
+DISCARD    take back the tiles of the trial                                            2 a tile
+COMMIT     keep them                                                                   2
+========== ========================================================================= =========
+"""
+
+from amaranth.hdl import Array, Cat, Const, Module, Mux, Signal
+from amaranth.lib import data, enum, stream, wiring
+from amaranth.lib.memory import Memory
+from amaranth.lib.wiring import In, Out
+
+from fpgatrax.host.rules.position import E, N, S, W
+from fpgatrax.host.rules.variant import variant_named
+from fpgatrax.hw.tiles import (
+    TILE_BITS,
+    Symbol,
+    first_colouring,
+    fits,
+    forced_play,
+    opposite,
+)
+
+__all__ = ["KeeperOp", "KeeperFlags", "keeper_command_layout", "keeper_bbox_layout",
+           "BoardKeeper"]
+
+# A step towards side d: N, E, S, W.
+STEP_X = (0, 1, 0, -1)
+STEP_Y = (-1, 0, 1, 0)
+
+
+class KeeperOp(enum.Enum, shape=3):
+    CLEAR = 0
+    READ = 1
+    TRY = 2
+    DISCARD = 3
+    COMMIT = 4
+
+
+KeeperFlags = data.StructLayout({
+    "occupied": 1, "not_adjacent": 1, "mismatch": 1, "illegal": 1, "out_of_room": 1,
+    "loop_white": 1, "loop_red": 1, "line_white": 1, "line_red": 1,
+})
+
+
+def _bits(size):
+    return (size - 1).bit_length()
+
+
+def keeper_command_layout(size):
+    """The payload of the keeper's ``cmd`` stream for a board of ``size × size``."""
+    return data.StructLayout({"op": KeeperOp, "x": _bits(size), "y": _bits(size),
+                              "symbol": Symbol})
+
+
+def keeper_bbox_layout(size):
+    """The tiles' bounding box: first column and row, spans (columns, rows less one) modulo
+    ``size``, and whether there are no tiles at all."""
+    b = _bits(size)
+    return data.StructLayout({"min_x": b, "min_y": b, "span_x": b, "span_y": b, "empty": 1})
+
+
+class BoardKeeper(wiring.Component):
+    """The committed position of a game on a ``size × size`` torus of block RAM (``size`` a
+    power of two), judged by the rules of ``variant``; a trial places at most ``log_depth``
+    tiles.
+
+    Ports
+    -----
+    cmd : In(stream)
+        Commands (:func:`keeper_command_layout`).
+    done : Out(1)
+        The command has finished (one clock).
+    flags : Out(KeeperFlags)
+        The last TRY's result.
+    bbox : Out(keeper_bbox_layout)
+        The bounding box of the tiles, the trial's included.
+    rdata : Out(4)
+        The tile the last READ found.
+    """
+
+    def __init__(self, size=64, variant="standard", log_depth=256):
+        if size < 16 or size & (size - 1):
+            raise ValueError(f"the keeper's board is a power of two of at least 16, not {size}")
+        if log_depth < 2:
+            raise ValueError("the log holds at least two tiles")
+        self.size, self.log_depth = size, log_depth
+        self.variant = variant_named(variant)
+        super().__init__({
+            "cmd": In(stream.Signature(keeper_command_layout(size))),
+            "done": Out(1),
+            "flags": Out(KeeperFlags),
+            "bbox": Out(keeper_bbox_layout(size)),
+            "rdata": Out(TILE_BITS),
+        })
+
+    def elaborate(self, platform):
+        m = Module()
+        size, b = self.size, _bits(self.size)
+        m.submodules.board = board = Memory(shape=TILE_BITS, depth=size * size, init=[])
+        write = board.write_port()
+        read = board.read_port(transparent_for=(write,))
+        m.submodules.log = log = Memory(shape=2 * b, depth=self.log_depth, init=[])
+        log_write, log_read = log.write_port(), log.read_port()
+        self._ports = read, write, log_read, log_write
+
+        cmd = Signal.like(self.cmd.payload)
+        self._length = Signal(range(self.log_depth + 1))   # tiles in the log
+        self._committed = Signal.like(self.bbox)
+        m.d.sync += self.done.eq(0)
+
+        with m.FSM():
+            with m.State("IDLE"):
+                m.d.comb += self.cmd.ready.eq(1)
+                with m.If(self.cmd.valid):
+                    m.d.sync += cmd.eq(self.cmd.payload)
+                    with m.Switch(self.cmd.payload.op):
+                        with m.Case(KeeperOp.CLEAR):
+                            m.next = "CLEAR"
+                        with m.Case(KeeperOp.READ):
+                            m.d.comb += read.addr.eq(Cat(self.cmd.payload.x, self.cmd.payload.y))
+                            m.next = "READ"
+                        with m.Case(KeeperOp.TRY):
+                            m.d.sync += self.flags.eq(0)
+                            m.next = "TRY"
+                        with m.Case(KeeperOp.DISCARD):
+                            m.next = "DISCARD"
+                        with m.Case(KeeperOp.COMMIT):
+                            m.d.sync += [self._committed.eq(self.bbox), self._length.eq(0)]
+                            self._finish(m)
+            with m.State("READ"):
+                m.d.sync += self.rdata.eq(read.data)
+                self._finish(m)
+            self._clear(m)
+            self._discard(m)
+            self._try(m, cmd)
+        return m
+
+    def _finish(self, m):
+        m.d.sync += self.done.eq(1)
+        m.next = "IDLE"
+
+    def _clear(self, m):
+        """CLEAR: write 0 to every address, one a clock."""
+        _, write, _, _ = self._ports
+        sweep = Signal(range(self.size * self.size))
+        with m.State("CLEAR"):
+            m.d.comb += [write.addr.eq(sweep), write.data.eq(0), write.en.eq(1)]
+            m.d.sync += sweep.eq(sweep + 1)
+            with m.If(sweep == self.size * self.size - 1):
+                empty = Const({"empty": 1}, keeper_bbox_layout(self.size))
+                m.d.sync += [self.bbox.eq(empty), self._committed.eq(empty),
+                             self._length.eq(0)]
+                self._finish(m)
+
+    def _discard(self, m):
+        """DISCARD: empty the logged squares, last first, and restore the committed box."""
+        _, write, log_read, _ = self._ports
+        length = self._length
+        with m.State("DISCARD"):
+            with m.If(length == 0):
+                m.d.sync += self.bbox.eq(self._committed)
+                self._finish(m)
+            with m.Else():
+                m.d.comb += log_read.addr.eq(length - 1)
+                m.d.sync += length.eq(length - 1)
+                m.next = "UNPLACE"
+        with m.State("UNPLACE"):
+            m.d.comb += [write.addr.eq(log_read.data), write.data.eq(0), write.en.eq(1)]
+            m.next = "DISCARD"
+
+    # -- TRY ------------------------------------------------------------------------------------
+
+    def _try(self, m, cmd):
+        """TRY: GATHER the square's neighbourhood, CHOOSE its colouring, PUT it; forced play
+        (FORCE_*) over the log; then the tracks of every logged tile (JUDGE_*, WALK_*)."""
+        b = _bits(self.size)
+        # The square GATHER reads around, and what it read: the square, then N, E, S, W.
+        self._cx, self._cy = Signal(b), Signal(b)
+        self._near = Array(Signal(TILE_BITS, name=f"near_{d}") for d in range(5))
+        self._forcing = Signal()      # GATHER and PUT serve forced play (else the move)
+        self._tile = Signal(TILE_BITS)   # the tile PUT places at (cx, cy)
+        self._pointer = Signal(range(self.log_depth + 1))   # into the log: forced play, JUDGE
+        with m.State("TRY"):
+            m.d.sync += [self._cx.eq(cmd.x), self._cy.eq(cmd.y), self._forcing.eq(0),
+                         self._pointer.eq(0)]
+            m.next = "GATHER"
+        self._gather(m)
+        self._choose(m, cmd)
+        self._put(m)
+        self._force(m)
+        self._judge(m)
+
+    def _gather(self, m):
+        """Read (cx, cy) and its four neighbours, one address a clock, each answer a clock
+        later; then CHOOSE (the move) or FORCE_DECIDE (forced play)."""
+        read = self._ports[0]
+        count = Signal(range(6))
+        dx = Array(Const(v, range(-1, 2)) for v in (0, *STEP_X))
+        dy = Array(Const(v, range(-1, 2)) for v in (0, *STEP_Y))
+        with m.State("GATHER"):
+            m.d.comb += read.addr.eq(Cat((self._cx + dx[count])[:len(self._cx)],
+                                         (self._cy + dy[count])[:len(self._cy)]))
+            m.d.sync += count.eq(count + 1)
+            with m.If(count > 0):
+                m.d.sync += self._near[count - 1].eq(read.data)
+            with m.If(count == 5):
+                m.d.sync += count.eq(0)
+                with m.If(self._forcing):
+                    m.next = "FORCE_DECIDE"
+                with m.Else():
+                    m.next = "CHOOSE"
+
+    def _neighbours(self):
+        return [self._near[d + 1] for d in range(4)]
+
+    def _choose(self, m, cmd):
+        """The move's colouring, or why it cannot be placed."""
+        flags, near = self.flags, self._neighbours()
+        first = Array(Const(first_colouring(symbol), TILE_BITS) for symbol in Symbol)[cmd.symbol]
+        with m.State("CHOOSE"):
+            with m.If(self.bbox.empty):
+                with m.If(cmd.symbol == Symbol.BACKSLASH):
+                    m.d.sync += flags.mismatch.eq(1)
+                    self._finish(m)
+                with m.Else():
+                    self._put_next(m, first)
+            with m.Elif(self._near[0].any()):
+                m.d.sync += flags.occupied.eq(1)
+                self._finish(m)
+            with m.Elif(~Cat(t.any() for t in near).any()):
+                m.d.sync += flags.not_adjacent.eq(1)
+                self._finish(m)
+            with m.Elif(~fits(first, near) & ~fits(~first, near)):
+                m.d.sync += flags.mismatch.eq(1)
+                self._finish(m)
+            with m.Elif(self._beyond_limit()):
+                m.d.sync += flags.illegal.eq(1)
+                self._finish(m)
+            with m.Else():
+                self._put_next(m, Mux(fits(first, near), first, ~first))
+
+    def _beyond_limit(self):
+        """Whether the move's square makes the tiles span more than the variant allows."""
+        limit = self.variant.span_limit
+        if limit is None:
+            return Const(0)
+        (_, span_x, _), (_, span_y, _) = self._extended()
+        return (span_x >= limit) | (span_y >= limit)
+
+    def _extended(self):
+        """The box with (cx, cy) in it, per axis: (first square, span, too wide for the torus).
+        A square next to the box lies one beyond its last square (offset ``span + 1``) or one
+        before its first (offset ``size - 1``)."""
+        box, size = self.bbox, self.size
+        axes = []
+        for first, span, at in ((box.min_x, box.span_x, self._cx),
+                                (box.min_y, box.span_y, self._cy)):
+            offset = (at - first)[:len(first)]
+            inside = offset <= span
+            new_span = Mux(inside, span, span + 1)
+            axes.append((Mux(offset == size - 1, at, first), new_span, new_span > size - 3))
+        return axes
+
+    def _put_next(self, m, tile):
+        m.d.sync += self._tile.eq(tile)
+        m.next = "PUT"
+
+    def _put(self, m):
+        """Write the tile at (cx, cy), log it and grow the box; or refuse the trial when the
+        box would overlap itself on the torus or the log is full."""
+        _, write, _, log_write = self._ports
+        (first_x, span_x, big_x), (first_y, span_y, big_y) = self._extended()
+        box, length = self.bbox, self._length
+        with m.State("PUT"):
+            with m.If(~box.empty & (big_x | big_y | (length == self.log_depth))):
+                m.d.sync += self.flags.out_of_room.eq(1)
+                self._finish(m)
+            with m.Else():
+                square = Cat(self._cx, self._cy)
+                m.d.comb += [write.addr.eq(square), write.data.eq(self._tile), write.en.eq(1),
+                             log_write.addr.eq(length), log_write.data.eq(square),
+                             log_write.en.eq(1)]
+                m.d.sync += length.eq(length + 1)
+                with m.If(box.empty):
+                    m.d.sync += [box.min_x.eq(self._cx), box.min_y.eq(self._cy),
+                                 box.span_x.eq(0), box.span_y.eq(0), box.empty.eq(0)]
+                with m.Else():
+                    m.d.sync += [box.min_x.eq(first_x), box.span_x.eq(span_x),
+                                 box.min_y.eq(first_y), box.span_y.eq(span_y)]
+                with m.If(self._forcing):
+                    m.next = "FORCE_STEP"
+                with m.Else():
+                    m.d.sync += self._forcing.eq(1)
+                    m.next = "FORCE_NEXT"
+
+    def _force(self, m):
+        """Forced play: each logged tile's four neighbours, in log order, are gathered; an empty
+        one with two entering edges of one colour takes the tile that joins them (PUT logs it,
+        so it is examined in turn), three make the turn illegal."""
+        _, _, log_read, _ = self._ports
+        b = _bits(self.size)
+        pointer = self._pointer
+        base_x, base_y = Signal(b), Signal(b)
+        side = Signal(2)
+        near = self._neighbours()
+        white_in = Cat(near[d][opposite(d)] for d in range(4))
+        occupied = Cat(t.any() for t in near)
+        forced, three, tile = forced_play(white_in, occupied & ~white_in, occupied)
+        dx = Array(Const(v, range(-1, 2)) for v in STEP_X)
+        dy = Array(Const(v, range(-1, 2)) for v in STEP_Y)
+
+        with m.State("FORCE_NEXT"):
+            with m.If(pointer == self._length):
+                m.d.sync += pointer.eq(0)
+                m.next = "JUDGE_NEXT"
+            with m.Else():
+                m.d.comb += log_read.addr.eq(pointer)
+                m.next = "FORCE_LOG"
+        with m.State("FORCE_LOG"):
+            m.d.sync += [base_x.eq(log_read.data[:b]), base_y.eq(log_read.data[b:]),
+                         side.eq(0)]
+            m.next = "FORCE_SIDE"
+        with m.State("FORCE_SIDE"):
+            m.d.sync += [self._cx.eq(base_x + dx[side]), self._cy.eq(base_y + dy[side])]
+            m.next = "GATHER"
+        with m.State("FORCE_DECIDE"):
+            with m.If(self._near[0].any()):
+                m.next = "FORCE_STEP"
+            with m.Elif(three):
+                m.d.sync += self.flags.illegal.eq(1)
+                self._finish(m)
+            with m.Elif(forced):
+                self._put_next(m, tile)
+            with m.Else():
+                m.next = "FORCE_STEP"
+        with m.State("FORCE_STEP"):
+            m.d.sync += side.eq(side + 1)
+            with m.If(side == 3):
+                m.d.sync += pointer.eq(pointer + 1)
+                m.next = "FORCE_NEXT"
+            with m.Else():
+                m.next = "FORCE_SIDE"
+
+    def _judge(self, m):
+        """The win check: the white, then the red track through each logged tile, followed
+        from the tile both ways until it comes back (a loop) or leaves the tiles twice (its two
+        ends, checked against the box for a line)."""
+        read, _, log_read, _ = self._ports
+        b, box, flags = _bits(self.size), self.bbox, self.flags
+        pointer = self._pointer
+        start_x, start_y, x, y = Signal(b), Signal(b), Signal(b), Signal(b)
+        nx, ny = Signal(b), Signal(b)
+        colour, leg, heading, back_way = Signal(), Signal(), Signal(2), Signal(2)
+        end_side = Signal(4)          # the sides of the box (N E S W) the first end leaves by
+        dx = Array(Const(v, range(-1, 2)) for v in STEP_X)
+        dy = Array(Const(v, range(-1, 2)) for v in STEP_Y)
+        track = read.data ^ colour.replicate(TILE_BITS)     # the followed colour's edges
+
+        def leaves_box(side_bits):
+            """The box's side (one-hot N E S W) that leaving (x, y) by ``heading`` crosses."""
+            return [side_bits[N].eq((heading == N) & (y == box.min_y)),
+                    side_bits[E].eq((heading == E) &
+                                              ((x - box.min_x)[:b] == box.span_x)),
+                    side_bits[S].eq((heading == S) &
+                                              ((y - box.min_y)[:b] == box.span_y)),
+                    side_bits[W].eq((heading == W) & (x == box.min_x))]
+
+        with m.State("JUDGE_NEXT"):
+            with m.If(pointer == self._length):
+                self._finish(m)
+            with m.Else():
+                m.d.comb += log_read.addr.eq(pointer)
+                m.d.sync += colour.eq(0)
+                m.next = "JUDGE_LOG"
+        with m.State("JUDGE_LOG"):
+            m.d.sync += [start_x.eq(log_read.data[:b]), start_y.eq(log_read.data[b:])]
+            m.next = "WALK_START"
+        with m.State("WALK_START"):
+            m.d.comb += read.addr.eq(Cat(start_x, start_y))
+            m.d.sync += [x.eq(start_x), y.eq(start_y), leg.eq(0)]
+            m.next = "WALK_FIRST"
+        with m.State("WALK_FIRST"):
+            # The track's two edges: the lowest set bit first, the highest on the way back.
+            for d in reversed(range(4)):
+                with m.If(track[d]):
+                    m.d.sync += heading.eq(d)
+            for d in range(4):
+                with m.If(track[d]):
+                    m.d.sync += back_way.eq(d)
+            m.next = "WALK_STEP"
+        with m.State("WALK_STEP"):
+            step_x, step_y = (x + dx[heading])[:b], (y + dy[heading])[:b]
+            m.d.comb += read.addr.eq(Cat(step_x, step_y))
+            m.d.sync += [nx.eq(step_x), ny.eq(step_y)]
+            m.next = "WALK_LOOK"
+        with m.State("WALK_LOOK"):
+            with m.If(read.data == 0):           # an end: (x, y) leaves by ``heading``
+                with m.If(leg == 0):
+                    m.d.sync += leaves_box(end_side)
+                    m.d.sync += [leg.eq(1), x.eq(start_x), y.eq(start_y), heading.eq(back_way)]
+                    m.next = "WALK_STEP"
+                with m.Else():
+                    m.next = "WALK_LINE"
+            with m.Elif((nx == start_x) & (ny == start_y)):
+                with m.If(colour):
+                    m.d.sync += flags.loop_red.eq(1)
+                with m.Else():
+                    m.d.sync += flags.loop_white.eq(1)
+                m.next = "WALK_DONE"
+            with m.Else():
+                onward = track & ~(Const(1, 4) << (heading ^ 2))
+                for d in range(4):
+                    with m.If(onward[d]):
+                        m.d.sync += heading.eq(d)
+                m.d.sync += [x.eq(nx), y.eq(ny)]
+                m.next = "WALK_STEP"
+        with m.State("WALK_LINE"):
+            span = self.variant.line_span
+            if span is not None:
+                last_side = Signal(4)
+                m.d.comb += leaves_box(last_side)
+                sides = end_side | last_side
+                across = ((sides[W] & sides[E] & (box.span_x >= span - 1)) |
+                          (sides[N] & sides[S] & (box.span_y >= span - 1)))
+                with m.If(across & colour):
+                    m.d.sync += flags.line_red.eq(1)
+                with m.Elif(across):
+                    m.d.sync += flags.line_white.eq(1)
+            m.next = "WALK_DONE"
+        with m.State("WALK_DONE"):
+            m.d.sync += colour.eq(~colour)
+            with m.If(colour):
+                m.d.sync += pointer.eq(pointer + 1)
+                m.next = "JUDGE_NEXT"
+            with m.Else():
+                m.next = "WALK_START"
