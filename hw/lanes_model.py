@@ -44,10 +44,10 @@ class LanesModel:
             raise ValueError("lanes are at least two searches (one is a SearchModel)")
         self.lanes = [SearchModel(**kwargs, lane=k, lanes=lanes) for k in range(lanes)]
 
-    def choose(self, position):
+    def choose(self, position, region=None):
         """The move the lanes play on ``position``, or None when no lane has a legal move
-        inside the window."""
-        answers = [(lane.choose(position), lane.iterations) for lane in self.lanes]
+        inside the window (``region``: as :meth:`SearchModel.choose`)."""
+        answers = [(lane.choose(position, region), lane.iterations) for lane in self.lanes]
         lane_trials = tuple(lane.trials for lane in self.lanes)
         found = [(choice, iterations) for choice, iterations in answers if choice is not None]
         if not found:

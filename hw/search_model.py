@@ -330,11 +330,13 @@ class SearchModel:
         self._depth = depth      # the iteration's depth
         self.trials = 0
 
-    def choose(self, position):
+    def choose(self, position, region=None):
         """The move the player makes on ``position`` (whose side is to move), or None when no
-        legal move fits in the window (the player's overflow)."""
+        legal move fits in the window (the player's overflow). ``region`` (x0, y0, x1, y1) is
+        where the array lies on the board, if not where centring the tiles puts it
+        (``window_of``): a window of a larger game (``player_model``)."""
         self.iterations = []
-        order, forced, first_legal = self._forced(position)
+        order, forced, first_legal = self._forced(position, region)
         if forced is not None or first_legal is None:
             return forced
         choice = Choice(first_legal, "first legal", -WIN - 1, self.trials, 0)
@@ -361,13 +363,13 @@ class SearchModel:
         threat-space search, or None: what the search finds before its negamax."""
         return self._forced(position)[1]
 
-    def _forced(self, position):
+    def _forced(self, position, region=None):
         """The search up to its negamax: the root's candidates, the win pass's or threat-space
         search's Choice (or None) and the first legal candidate (None: there is none)."""
         mover = position.to_move
         self._window = None
         if self.window is not None:
-            self._window = window_of(position, self.window)
+            self._window = region or window_of(position, self.window)
         order = [move for move in candidates_in_order(position, self._window)
                  if self._owns(move[0])]
         self.trials = 0

@@ -133,6 +133,27 @@ class Position:
         # Per turn: the bbox before it, the squares it placed, the (square, old entry) it changed.
         self._undo_log: list[tuple[Bbox | None, list[int], list[tuple[int, int]]]] = []
 
+    @classmethod
+    def of_tiles(cls, tiles: dict[int, int], moves: list[Move],
+                 variant: "str | Variant" = "standard") -> "Position":
+        """A position holding only ``tiles`` (part of a game after ``moves``, with its forced
+        play done, so that no square of it is forced), the side to move that of the game: what
+        a tile array sees when it holds a window of a larger game. Turns can be pushed on it;
+        ``moves`` is not replayed."""
+        position = cls(variant)
+        position.tiles = dict(tiles)
+        position.moves = list(moves)
+        for key, tile in tiles.items():
+            enter = ENTER[tile]
+            for d in range(4):
+                n = key + DELTA[d]
+                if n not in tiles:
+                    position.frontier[n] = position.frontier.get(n, 0) | enter[d]
+        if tiles:
+            xs, ys = zip(*map(xy_of, tiles), strict=True)
+            position.bbox = (min(xs), min(ys), max(xs), max(ys))
+        return position
+
     # -- queries ------------------------------------------------------------------------------
 
     @property
