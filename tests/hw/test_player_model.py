@@ -8,7 +8,6 @@ import random
 import pytest
 from threat_proofs import positions_from_play
 
-from fpgatrax.host.bots import make_bot
 from fpgatrax.host.rules.position import Position, xy_of
 from fpgatrax.hw.player_model import PlayerModel, keeper_pass, player_window, window_position
 from fpgatrax.hw.search_model import SearchModel, window_of
