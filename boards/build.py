@@ -44,6 +44,7 @@ from fpgatrax.boards.pll import PLLClock, ecp5_pll, ice40_pll
 from fpgatrax.boards.toolchain import achieved_fmax, cell_counts, does_not_fit, tool
 from fpgatrax.host.rules.variant import VARIANT_NAMES
 from fpgatrax.hw.player import Player
+from fpgatrax.hw.player_model import KEEPER_SIZE, PlayerChoice, keeper_cycles
 from fpgatrax.hw.search_model import (
     CYCLES_PER_TRIAL,
     DEFAULT_DEPTH,
@@ -62,7 +63,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent / "build" / "boards"
 BOARD_MODULES = ["icebreaker", "hx8k", "ulx3s", "colorlight"]
 
 #: The player's status outputs, in the order a board's ``leds`` names their LEDs.
-STATUS = ["thinking", "bad_input", "overflow", "game_over"]
+STATUS = ["thinking", "bad_input", "out_of_room", "game_over"]
 
 #: The nextpnr seed: fixed, so that a build and its figures are reproducible.
 SEED = 1
@@ -109,7 +110,8 @@ class Board:
     whole trial limit: a device with room for several arrays tries ``lanes`` times the moves.
     ``clock_mhz`` is the clock the board's PLL is asked for; :attr:`clk_freq` is the one it
     makes. ``pll_pad``: the oscillator's pin is an iCE40 PLL's own input pad, which only
-    ``SB_PLL40_PAD`` can take.
+    ``SB_PLL40_PAD`` can take. ``keeper_size`` is the side of the keeper's board, the whole
+    game in block RAM (``hw/keeper.py``).
     """
     name: str
     title: str
@@ -129,6 +131,7 @@ class Board:
     both_colours: bool = False
     lanes: int = 1
     pll_pad: bool = False
+    keeper_size: int = KEEPER_SIZE
 
     def __post_init__(self):
         if self.variant not in VARIANT_NAMES:
@@ -183,9 +186,15 @@ class Board:
     @property
     def worst_move_seconds(self):
         """An upper bound of the time to answer: the trial limit plus a whole win pass (at most
-        three symbols on every square), at the array's most cycles per trial."""
+        three symbols on every square), at the array's most cycles per trial, plus loading
+        the window and the keeper's pass (``keeper_cycles`` of a pass over a full keeper)."""
         trials = self.max_trials + 3 * self.width * self.height
-        return trials * self.cycles_per_trial / self.clk_freq
+        # A game as wide and tall as the keeper holds: every square in its pass, and a fitting
+        # move on three symbols of a frontier of four sides.
+        size = self.keeper_size
+        keeper = keeper_cycles(PlayerChoice(None, None, None, 3 * 4 * size, False, size * size),
+                               (self.width, self.height))
+        return (trials * self.cycles_per_trial + keeper) / self.clk_freq
 
 
 class BoardTop(Elaboratable):
@@ -198,7 +207,7 @@ class BoardTop(Elaboratable):
                              extension=board.extension, max_trials=board.max_trials,
                              tss=board.tss, tss_trials=board.tss_trials,
                              both_colours=board.both_colours, lanes=board.lanes,
-                             variant=board.variant)
+                             variant=board.variant, keeper_size=board.keeper_size)
 
     def elaborate(self, platform):
         m = Module()

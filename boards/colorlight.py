@@ -4,7 +4,7 @@ A cheap LED-panel receiver card. Its UART is the one amaranth-boards defines on 
 transmit on the DATA_LED- pin (the board's only LED, which therefore flickers with the answers)
 and receive on the KEY+ pin; connect a 3.3 V USB serial adapter there. With no LED left, the
 status outputs go to the first pins of HUB75 connector J1 (buffered outputs): pin 1 thinking,
-2 bad input, 3 overflow, 5 game over (4 is ground); an LED with a resistor on each shows them.
+2 bad input, 3 out of room, 5 game over (4 is ground); an LED with a resistor on each shows them.
 Clock: the 25 MHz oscillator, multiplied by the PLL to 70 MHz (the build reached 83.3 MHz).
 nextpnr's router2 stopped converging on it after the controller's faster trials (2026-12-03:
 overuse back up from 1,677 to 2,309 wires between iterations 13 and 24), router1 routes it.

@@ -2,9 +2,10 @@
 
 The largest array the HX8K holds with room to route: games whose tiles span at most 9 columns
 and 9 rows (the recorded human games span 8 at the median, 10 at the 90th percentile:
-``docs/figures.md``); a longer game raises the overflow LED and the player stops answering. With the
+``docs/figures.md``); a longer game goes on in the board keeper's 64×64 board, the array then
+searching a window of it (``hw/keeper.py``). With the
 leaf's threat count an 11×11 array overfilled it by 11 %. The UART is the FTDI's second channel;
-the status shows on LEDs D2 (thinking), D3 (bad input), D4 (overflow) and D5 (game over). The
+the status shows on LEDs D2 (thinking), D3 (bad input), D4 (out of room) and D5 (game over). The
 PLL makes the player's 60 MHz clock from the 12 MHz oscillator (the build reached 77.2 MHz).
 """
 

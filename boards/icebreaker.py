@@ -1,16 +1,17 @@
-"""iCEBreaker (iCE40UP5K, 5,280 LUT4): the 8x8 variant on an 8×8 array.
+"""iCEBreaker (iCE40UP5K, 5,280 LUT4): the standard game, searched on a 6×6 window.
 
-The standard game needs about a 16×16 array, three times what the UP5K holds, so this board plays
-the 8x8 variant, whose whole game fits an 8×8 array. While the tiles span fewer than 8 columns
-(or rows) the centred array may lack the ring of candidate squares on one side; those moves are
-then not considered, and an opponent's move there is shifted in (the player's LOCATE). The UART
-is the FTDI's second channel; the status shows on the main board's LEDs
-(red: bad input, green: thinking) and on the snap-off PMOD's centre red (overflow) and first
-green (game over).
+The whole game lives in the board keeper's 64×64 board (four of the UP5K's 30 block RAMs,
+``hw/keeper.py``); the search sees a 6×6 window of it, around the opponent's last move once the
+game is wider. Before the keeper, the UP5K played only the 8x8 variant on an 8×8 array (the
+standard game needs about 16×16 to hold a game, three times what the UP5K holds); the keeper
+took the cells of 28 squares of array (2026-12-03: 4,881 of 5,280 logic cells). The 8x8 variant
+remains a build option (``variant="8x8"`` with ``width=height=8``). The UART is the FTDI's
+second channel; the status shows on the main board's LEDs (red: bad input, green: thinking)
+and on the snap-off PMOD's centre red (out of room) and first green (game over).
 
 The player runs at 27 MHz from the PLL, which must be ``SB_PLL40_PAD``: the oscillator is on
-the PLL's own input pad (pin 35), which feeds nothing else. The build reached 31.3 MHz (27 MHz
-is 86 % of it). Until the controller's faster trials the design with the PLL overfilled the UP5K
+the PLL's own input pad (pin 35), which feeds nothing else. The build reached 28.2 MHz with the
+keeper (31.3 MHz before; the longest path is in the search). Until the controller's faster trials the design with the PLL overfilled the UP5K
 by 22 to 42 cells (5,302 of 5,280 at 16 MHz), so the board ran at its 12 MHz oscillator; the PLL
 takes no logic cell, but synthesis varies by about 1 % with any change.
 """
@@ -26,8 +27,9 @@ BOARDS = [Board(
     # count, a third ply overfills it (5,501 of 5,280 LCs); so do the check evasions with a ply
     # of extension after attacks (5,698 LCs), and without it (5,462). Since the controller's
     # faster trials (2026-12-03), a second ply overfills it too (5,362 LCs; 5,311 without the
-    # kept neighbourhood), so it searches one ply and its leaf scan (5,177 LCs).
-    width=8, height=8, variant="8x8", depth=1, evasions=False, extension=0, tss=0,
+    # kept neighbourhood), so it searches one ply and its leaf scan (5,177 LCs). With the
+    # keeper, 6×6 (4,881 LCs).
+    width=6, height=6, variant="standard", depth=1, evasions=False, extension=0, tss=0,
     programmer=ICEPROG, clock_mhz=27, pll_pad=True,
     leds=(("led", 1), ("led", 0), ("led", 2), ("led", 3)),
     resources=tuple(ICEBreakerPlatform.break_off_pmod),

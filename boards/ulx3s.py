@@ -1,5 +1,5 @@
 """ULX3S (ECP5), in two sizes: the UART on the FTDI chip, the player's clock made by the PLL from
-the 25 MHz oscillator, LEDs D0 (thinking), D1 (bad input), D2 (overflow) and D3 (game over).
+the 25 MHz oscillator, LEDs D0 (thinking), D1 (bad input), D2 (out of room) and D3 (game over).
 
 The LFE5U-85F searches in three lanes (``hw/lanes.py``): three 16×16 arrays, each with its own
 search, splitting the root's squares, so that it tries three times the moves of one search in

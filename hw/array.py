@@ -94,6 +94,9 @@ class TileArray(wiring.Component):
         The command port; a controller's ``Out(ArrayPort(...))`` connects to it.
     board : Out(TILE_BITS * width * height)
         Every cell's tile, for testbenches.
+    cut : In(1)
+        The array holds a window cut out of a larger game: no line passes run (a track that
+        leaves the window would look like a line between its edges; see ``player_model``).
     """
 
     def __init__(self, width, height, levels=2, both_colours=False):
@@ -107,6 +110,7 @@ class TileArray(wiring.Component):
         super().__init__({
             "port": In(ArrayPort(width, height, levels)),
             "board": Out(TILE_BITS * width * height),
+            "cut": In(1),
         })
 
     def elaborate(self, platform):
@@ -181,10 +185,10 @@ class TileArray(wiring.Component):
         # Tiles in play are connected, so their columns are contiguous: a span of 8 or more
         # is two occupied columns 7 apart.
         m.d.comb += [
-            control.span_x.eq(Cat(col_occ[x] & col_occ[x + LINE_SPAN - 1]
-                                  for x in range(W - LINE_SPAN + 1)).any()),
-            control.span_y.eq(Cat(row_occ[y] & row_occ[y + LINE_SPAN - 1]
-                                  for y in range(H - LINE_SPAN + 1)).any()),
+            control.span_x.eq(~self.cut & Cat(col_occ[x] & col_occ[x + LINE_SPAN - 1]
+                                              for x in range(W - LINE_SPAN + 1)).any()),
+            control.span_y.eq(~self.cut & Cat(row_occ[y] & row_occ[y + LINE_SPAN - 1]
+                                              for y in range(H - LINE_SPAN + 1)).any()),
         ]
         return col_occ, row_occ
 

@@ -35,7 +35,8 @@ which the results describe the command):
 ========== ========================================================================= =========
 op         effect                                                                      cycles
 ========== ========================================================================= =========
-CLEAR      empty every square, the log and the bounding box                            size²+1
+CLEAR      empty every square of the box, the log and the box                          2+squares
+(reset)    every square emptied, then idle                                             size²
 READ       ``rdata`` := the tile at (x, y)                                             3
 TRY        ``symbol`` at (x, y), coloured to fit its neighbours (on an empty board:    see above
            its first colouring, ``\\`` a *mismatch*), then forced play and the win
@@ -54,6 +55,7 @@ from amaranth.lib.wiring import In, Out
 
 from fpgatrax.host.rules.position import E, N, S, W
 from fpgatrax.host.rules.variant import variant_named
+from fpgatrax.hw.player_model import check_keeper_size
 from fpgatrax.hw.tiles import (
     TILE_BITS,
     Symbol,
@@ -122,8 +124,7 @@ class BoardKeeper(wiring.Component):
     """
 
     def __init__(self, size=64, variant="standard", log_depth=256):
-        if size < 16 or size & (size - 1):
-            raise ValueError(f"the keeper's board is a power of two of at least 16, not {size}")
+        check_keeper_size(size)
         if log_depth < 2:
             raise ValueError("the log holds at least two tiles")
         self.size, self.log_depth = size, log_depth
@@ -132,7 +133,7 @@ class BoardKeeper(wiring.Component):
             "cmd": In(stream.Signature(keeper_command_layout(size))),
             "done": Out(1),
             "flags": Out(KeeperFlags),
-            "bbox": Out(keeper_bbox_layout(size)),
+            "bbox": Out(keeper_bbox_layout(size), init={"empty": 1}),
             "rdata": Out(TILE_BITS),
         })
 
@@ -151,7 +152,8 @@ class BoardKeeper(wiring.Component):
         self._committed = Signal.like(self.bbox)
         m.d.sync += self.done.eq(0)
 
-        with m.FSM():
+        with m.FSM(init="WIPE"):
+            self._wipe(m)
             with m.State("IDLE"):
                 m.d.comb += self.cmd.ready.eq(1)
                 with m.If(self.cmd.valid):
@@ -183,17 +185,44 @@ class BoardKeeper(wiring.Component):
         m.next = "IDLE"
 
     def _clear(self, m):
-        """CLEAR: write 0 to every address, one a clock."""
+        """CLEAR: write 0 to every square of the tiles' box (a trial's included), one a clock.
+        No tile lies outside it (the RAM starts empty, DISCARD empties what a trial placed), so
+        a new game waits only as long as the last one was wide."""
+        _, write, _, _ = self._ports
+        box, b = self.bbox, _bits(self.size)
+        x, y = Signal(b), Signal(b)
+        with m.State("CLEAR"):
+            m.d.sync += [x.eq(box.min_x), y.eq(box.min_y)]
+            with m.If(box.empty):
+                self._cleared(m)
+            with m.Else():
+                m.next = "SWEEP"
+        with m.State("SWEEP"):
+            m.d.comb += [write.addr.eq(Cat(x, y)), write.data.eq(0), write.en.eq(1)]
+            m.d.sync += x.eq(x + 1)
+            with m.If((x - box.min_x)[:b] == box.span_x):
+                m.d.sync += [x.eq(box.min_x), y.eq(y + 1)]
+                with m.If((y - box.min_y)[:b] == box.span_y):
+                    self._cleared(m)
+
+    def _wipe(self, m):
+        """After a reset, every square is emptied once (``size²`` clocks, not ready): a reset
+        clears the box but not the RAM, which may hold a game the box no longer covers."""
         _, write, _, _ = self._ports
         sweep = Signal(range(self.size * self.size))
-        with m.State("CLEAR"):
+        with m.State("WIPE"):
             m.d.comb += [write.addr.eq(sweep), write.data.eq(0), write.en.eq(1)]
             m.d.sync += sweep.eq(sweep + 1)
             with m.If(sweep == self.size * self.size - 1):
-                empty = Const({"empty": 1}, keeper_bbox_layout(self.size))
-                m.d.sync += [self.bbox.eq(empty), self._committed.eq(empty),
-                             self._length.eq(0)]
-                self._finish(m)
+                self._cleared(m, done=False)
+
+    def _cleared(self, m, done=True):
+        empty = Const({"empty": 1}, keeper_bbox_layout(self.size))
+        m.d.sync += [self.bbox.eq(empty), self._committed.eq(empty), self._length.eq(0)]
+        if done:
+            self._finish(m)
+        else:
+            m.next = "IDLE"
 
     def _discard(self, m):
         """DISCARD: empty the logged squares, last first, and restore the committed box."""
@@ -227,6 +256,7 @@ class BoardKeeper(wiring.Component):
             m.d.sync += [self._cx.eq(cmd.x), self._cy.eq(cmd.y), self._forcing.eq(0),
                          self._pointer.eq(0)]
             m.next = "GATHER"
+        self._extend(m)
         self._gather(m)
         self._choose(m, cmd)
         self._put(m)
@@ -287,22 +317,26 @@ class BoardKeeper(wiring.Component):
         limit = self.variant.span_limit
         if limit is None:
             return Const(0)
-        (_, span_x, _), (_, span_y, _) = self._extended()
+        (_, span_x, _), (_, span_y, _) = self._grown
         return (span_x >= limit) | (span_y >= limit)
 
-    def _extended(self):
-        """The box with (cx, cy) in it, per axis: (first square, span, too wide for the torus).
-        A square next to the box lies one beyond its last square (offset ``span + 1``) or one
-        before its first (offset ``size - 1``)."""
+    def _extend(self, m):
+        """The box with (cx, cy) in it, per axis: (first square, span, too wide for the torus),
+        registered (``_grown``): (cx, cy) and the box stand still for the five clocks of GATHER
+        before CHOOSE or PUT read it, so the comparisons need not share their clock. A square
+        next to the box lies one beyond its last square (offset ``span + 1``) or one before its
+        first (offset ``size - 1``)."""
         box, size = self.bbox, self.size
-        axes = []
+        self._grown = []
         for first, span, at in ((box.min_x, box.span_x, self._cx),
                                 (box.min_y, box.span_y, self._cy)):
             offset = (at - first)[:len(first)]
             inside = offset <= span
             new_span = Mux(inside, span, span + 1)
-            axes.append((Mux(offset == size - 1, at, first), new_span, new_span > size - 3))
-        return axes
+            grown = (Signal.like(first), Signal(len(span) + 1), Signal())
+            m.d.sync += [grown[0].eq(Mux(offset == size - 1, at, first)), grown[1].eq(new_span),
+                         grown[2].eq(new_span > size - 3)]
+            self._grown.append(grown)
 
     def _put_next(self, m, tile):
         m.d.sync += self._tile.eq(tile)
@@ -312,7 +346,7 @@ class BoardKeeper(wiring.Component):
         """Write the tile at (cx, cy), log it and grow the box; or refuse the trial when the
         box would overlap itself on the torus or the log is full."""
         _, write, _, log_write = self._ports
-        (first_x, span_x, big_x), (first_y, span_y, big_y) = self._extended()
+        (first_x, span_x, big_x), (first_y, span_y, big_y) = self._grown
         box, length = self.bbox, self._length
         with m.State("PUT"):
             with m.If(~box.empty & (big_x | big_y | (length == self.log_depth))):

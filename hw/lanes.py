@@ -52,6 +52,8 @@ class SearchLanes(wiring.Component):
         Trials of the last search, summed over the lanes.
     restart : In(1)
         Resets the searches (a new game); the arrays finish their commands.
+    cut : In(1)
+        The arrays hold a window cut out of a larger game (no line passes: ``TileArray``).
     port : In(ArrayPort)
         The arrays' command port for the controller that loads and keeps the position (its
         ``Out(ArrayPort)`` end connects here), served while no search is busy. With several
@@ -73,6 +75,7 @@ class SearchLanes(wiring.Component):
             **{name: members[name] for name in ANSWER},
             "trials": Out(Shape.cast(members["trials"].shape).width + (lanes - 1).bit_length()),
             "restart": In(1),
+            "cut": In(1),
             "port": In(ArrayPort(width, height, self.levels)),
         })
 
@@ -86,7 +89,7 @@ class SearchLanes(wiring.Component):
             m.submodules[f"array_mux_{k}"] = mux = ArrayMux(self.width, self.height,
                                                             self.levels)
             m.d.comb += [mux.select.eq(search.busy), search.start.eq(self.start),
-                         search.colour.eq(self.colour)]
+                         search.colour.eq(self.colour), array.cut.eq(self.cut)]
             wiring.connect(m, search.array, mux.first)
             wiring.connect(m, mux.array, array.port)
             controllers.append(mux.second)

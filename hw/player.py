@@ -2,50 +2,53 @@
 
 ::
 
-    rx ─▶ UARTReceiver ─▶ Protocol ─▶ opponent's move ─┐          ┌─▶ SearchLanes
-                            │                          ▼          │  (MoveSearch and
-    tx ◀─ UARTTransmitter ◀─┘◀── my move ◀──────── the player's FSM ◀── TileArray per lane)
-                                                        │ (command port, shared)
-                                                        └─────────────────▶
+    rx ─▶ UARTReceiver ─▶ Protocol ─▶ opponent's move ─┐           ┌─▶ BoardKeeper (the game,
+                            │                          ▼           │   block RAM, exact rules)
+    tx ◀─ UARTTransmitter ◀─┘◀── my move ◀──────── the player's FSM ┤
+                                                                    └─▶ SearchLanes (a window
+                                                                        of it in tile arrays)
 
-The FSM and the search share the array's command port (``ArrayPort``): the search drives it
-while it is busy, the FSM otherwise (``SearchLanes``, which holds one array per lane and sends
-the FSM's commands to all of them).
+The game lives in the board keeper (``hw/keeper.py``), whose rules are exact on a ``size ×
+size`` torus of block RAM; the tile arrays hold a window of it for the search
+(``hw/player_model.py`` is the algorithm's Python model, which the testbench holds the player
+to, move for move). The player's turn, after the opponent's move (or ``-W``):
 
-The player's FSM keeps the game in the array and translates between the notation's relative
-coordinates and array cells. Its turn, after the opponent's move (or ``-W``):
+1. **Opponent's move.** Column ``c``, row ``r`` name the square ``(min_x - 1 + c, min_y - 1 +
+   r)`` of the tiles' bounding box before the move (an empty board takes ``@0`` only). The
+   keeper tries it; if it refuses it (occupied, not adjacent, colours that do not match, an
+   illegal forced play, in 8x8 a span over 8) the trial is discarded, ``bad_input`` lights and
+   the line is ignored, the position intact. Otherwise it is committed; if it won the game, the
+   player waits for the next game.
+2. **Window.** Per axis, tiles that fit in the array are centred in it; a wider game gets a
+   window around the opponent's last move, within the tiles' ring (``player_window``). The
+   arrays are cleared and loaded from the keeper, square by square; a window that cuts the game
+   runs no line passes (``cut``).
+3. **Search** on the arrays: its move, if it found one, in the keeper's squares.
+4. **Keeper's pass.** Every square of the tiles' box and its ring, each symbol, is tried in the
+   keeper in raster order: the first move that wins is played at once; otherwise the search's
+   move if the keeper finds it legal and not losing at once (or every legal move loses), else
+   the first legal move that does not lose at once, else the first legal move
+   (``keeper_pass``).
+5. The move is tried and committed in the keeper, encoded against the box before it, and sent.
 
-1. **Opponent's move.** Column ``c``, row ``r`` name the square ``(min_x - 1 + c, min_y - 1 + r)``
-   of the tiles' bounding box before the move (an empty board takes ``@0`` only, at the array's
-   centre). The move is tried at trial level 1; if the array refuses it (occupied, not adjacent,
-   colours that do not match, an illegal forced play, or in 8x8 a span over 8) the trial is
-   discarded, ``bad_input`` lights and the line is ignored, the position intact. Otherwise it is
-   committed; if it won the game, the player waits for the next game.
-2. **Centre.** The tiles are shifted one cell at a time until the leftmost tile column is at
-   ``(width - columns) // 2`` and the top row at ``(height - rows) // 2``; the search model
-   assumes exactly this placement (``search_model.window_of``), so gateware and model see the
-   same squares.
-3. **Search**, then the chosen move is tried at level 1, committed, encoded against the
-   bounding box before it, and sent; the tiles are centred again so the opponent's reply, which
-   may go one cell beyond them, is inside the array.
-
-A square that lies outside the array (the game has outgrown it) or a search that finds no legal
-move inside it raises ``overflow``: the player stops answering rather than answer nonsense,
-until the next ``-W``/``-B``. A new game may arrive at any moment: the search is reset, the
-array finishes any command it is in and is cleared.
+If the keeper has no room for the opponent's move or for any move of the player's (the tiles
+span ``size - 2`` columns or rows; ``docs/gateware.md``), ``out_of_room`` lights and the player
+stops answering until the next ``-W``/``-B``. A new game may arrive at any moment: the search
+is reset, the arrays and the keeper finish any command they are in and are cleared.
 """
 
 from amaranth.hdl import Const, Module, Mux, ResetInserter, Signal
-from amaranth.lib import wiring
+from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
 from fpgatrax.host.rules.variant import variant_named
 from fpgatrax.hw.array_port import ArrayPort, Op, command_states, goto
+from fpgatrax.hw.keeper import BoardKeeper, KeeperOp
 from fpgatrax.hw.lanes import SearchLanes
+from fpgatrax.hw.player_model import KEEPER_LOG, KEEPER_SIZE
 from fpgatrax.hw.protocol import Colour, Protocol
-from fpgatrax.hw.search import square_layout
 from fpgatrax.hw.search_model import DEFAULT_DEPTH, DEFAULT_EXTENSION
-from fpgatrax.hw.tiles import Direction
+from fpgatrax.hw.tiles import Symbol
 from fpgatrax.hw.uart import UARTReceiver, UARTTransmitter
 
 __all__ = ["Player", "SIM_PROFILE"]
@@ -59,13 +62,17 @@ SIM_PROFILE = {"width": 20, "height": 20, "clk_freq": 24_000_000, "baud": 1_500_
                "depth": DEFAULT_DEPTH, "max_trials": 5000}
 
 
+def _keeper_square(bits):
+    return data.StructLayout({"x": bits, "y": bits, "symbol": Symbol})
+
+
 class Player(wiring.Component):
     """A Trax player on two UART pins.
 
     Parameters
     ----------
     width, height : int
-        The tile array's size.
+        The tile array's size (the search's window).
     clk_freq : int
         The clock, in Hz (for the UART's baud divisor).
     baud : int
@@ -88,6 +95,9 @@ class Player(wiring.Component):
         ``standard``, ``8x8`` or ``loop``.
     team : str
         The two-character code sent in answer to ``-T``.
+    keeper_size, keeper_log : int
+        The keeper's board (squares per side, a power of two) and the tiles a turn may place
+        (``BoardKeeper``).
 
     Ports
     -----
@@ -100,8 +110,8 @@ class Player(wiring.Component):
     bad_input : Out(1)
         Since the last new game, a line was not understood, a byte's framing was wrong, or the
         opponent's move was illegal (and ignored).
-    overflow : Out(1)
-        The game has outgrown the array; the player has stopped answering.
+    out_of_room : Out(1)
+        The game has outgrown the keeper's board; the player has stopped answering.
     game_over : Out(1)
         The game was won (by either side); the player waits for ``-W``/``-B``.
     move_cycles : Out(32)
@@ -111,7 +121,8 @@ class Player(wiring.Component):
 
     def __init__(self, *, width, height, clk_freq, baud=19200, depth=DEFAULT_DEPTH,
                  evasions=True, extension=DEFAULT_EXTENSION, max_trials=0, tss=0, tss_trials=0,
-                 both_colours=False, lanes=1, variant="standard", team="FT"):
+                 both_colours=False, lanes=1, variant="standard", team="FT",
+                 keeper_size=KEEPER_SIZE, keeper_log=KEEPER_LOG):
         variant = variant_named(variant)
         limit = variant.span_limit
         if limit is not None and (width < limit or height < limit):
@@ -122,8 +133,10 @@ class Player(wiring.Component):
         # Submodules are made here so that their parameters are checked at once.
         self._rx = UARTReceiver(clk_freq=clk_freq, baud=baud)
         self._tx = UARTTransmitter(clk_freq=clk_freq, baud=baud)
-        self._protocol = Protocol(team=team, col_bits=(width + 1).bit_length(),
-                                  row_bits=(height + 1).bit_length())
+        self._keeper = BoardKeeper(keeper_size, variant, keeper_log)
+        self._bits = (keeper_size - 1).bit_length()
+        self._protocol = Protocol(team=team, col_bits=keeper_size.bit_length(),
+                                  row_bits=keeper_size.bit_length())
         self._search = SearchLanes(width, height, lanes=lanes, both_colours=both_colours,
                                    depth=depth, evasions=evasions, extension=extension,
                                    max_trials=max_trials, tss=tss, tss_trials=tss_trials,
@@ -133,7 +146,7 @@ class Player(wiring.Component):
             "tx": Out(1, init=1),
             "thinking": Out(1),
             "bad_input": Out(1),
-            "overflow": Out(1),
+            "out_of_room": Out(1),
             "game_over": Out(1),
             "move_cycles": Out(32),
         })
@@ -144,6 +157,7 @@ class Player(wiring.Component):
         m.submodules.uart_tx = utx = self._tx
         m.submodules.protocol = proto = self._protocol
         m.submodules.search = search = self._search
+        m.submodules.keeper = self._keeper
         m.d.comb += search.restart.eq(proto.new_game)
         m.d.comb += [urx.rx.eq(self.rx), self.tx.eq(utx.tx)]
         wiring.connect(m, urx.data, proto.rx)
@@ -176,107 +190,90 @@ class Player(wiring.Component):
     def _control(self, ctl, proto, search):
         """The player's FSM (in the module ``ctl``, which a new game resets): the turn's steps,
         each group of states added by its own method."""
-        W, H, own = self.width, self.height, self._own
-        self._move = Signal(square_layout(W, H))         # the move being played, in array cells
+        keeper = self._keeper
         self._counting = Signal()                        # ``move_cycles`` is running
         with ctl.If(self._counting):
             ctl.d.sync += self.move_cycles.eq(self.move_cycles + 1)
-        # The tiles' extent, and whether the last TRY (or the COMMIT after it) won the game.
-        self._columns = own.bbox.max_x - own.bbox.min_x + 1
-        self._rows = own.bbox.max_y - own.bbox.min_y + 1
-        flags = own.flags
+        flags = keeper.flags
         self._won = flags.loop_white | flags.loop_red
         if self.variant.line_span is not None:
             self._won = self._won | flags.line_white | flags.line_red
-        self._answer_next = Signal()                     # after centring: search (1) or wait (0)
+        self._last = Signal(_keeper_square(self._bits))     # the opponent's last move
 
-        # After a reset the array may still be finishing a command of the search; CLEAR waits.
+        # After a reset the array and the keeper may still be finishing a command; they wait.
         with ctl.FSM(init="CLEAR") as fsm:
-            self._command(ctl, "CLEAR", {"op": Op.CLEAR}, goto(ctl, "READY"))
+            self._command(ctl, "CLEAR", {"op": Op.CLEAR}, goto(ctl, "KEEPER_CLEAR"))
+            self._keep(ctl, "KEEPER_CLEAR", {"op": KeeperOp.CLEAR}, goto(ctl, "READY"))
 
             with ctl.State("READY"):
                 with ctl.If(self._in_game & (proto.colour == Colour.WHITE)):
                     self._start_counting(ctl)
-                    ctl.next = "THINK"
+                    ctl.next = "WINDOW"
                 with ctl.Elif(self._in_game):
                     ctl.next = "AWAIT"
 
             self._opponent_states(ctl, proto)
-            self._centring_states(ctl)
-            self._my_move_states(ctl, proto, search)
+            self._window_states(ctl)
+            self._search_states(ctl, proto, search)
+            self._scan_states(ctl, proto)
+            self._my_move_states(ctl, proto)
             self._end_states(ctl, proto)
-        ctl.d.comb += self.thinking.eq(fsm.ongoing("THINK") | fsm.ongoing("SEARCHING"))
+        # Registered: an LED's pin may lie far from the FSM.
+        ctl.d.sync += self.thinking.eq(~fsm.ongoing("AWAIT") & ~fsm.ongoing("GAME_OVER") &
+                                       ~fsm.ongoing("READY"))
 
     def _command(self, ctl, state, fields, then):
         command_states(ctl, self._own, state, fields, then)
+
+    def _keep(self, ctl, state, fields, then):
+        command_states(ctl, self._keeper, state, fields, then)
 
     def _start_counting(self, ctl):
         ctl.d.sync += [self._counting.eq(1), self.move_cycles.eq(0)]
 
     def _opponent_states(self, ctl, proto):
-        """Step 1 of the turn: take the opponent's move, find its square in cells (shifting
-        the tiles when it lies just off the array), try it, and commit it or refuse it."""
-        W, H, move = self.width, self.height, self._move
-        bbox, flags = self._own.bbox, self._own.flags
+        """Step 1: the opponent's move, located against the keeper's box, tried there, and
+        committed or refused."""
+        box, flags, last = self._keeper.bbox, self._keeper.flags, self._last
         theirs = Signal.like(proto.opponent_move.payload)
-        locating = Signal()                        # shifting to bring the opponent's square in
-        self._locating = locating
         opp = proto.opponent_move.payload
-        too_wide = Const(0, 1)
-        limit = self.variant.span_limit
-        if limit is not None:
-            too_wide = (self._columns > limit) | (self._rows > limit)
 
         with ctl.State("AWAIT"):
-            # LOCATE needs the bounding box, which a DISCARD just before leaves unsettled.
-            settled = self._own.settled
-            ctl.d.comb += proto.opponent_move.ready.eq(settled)
-            with ctl.If(proto.opponent_move.valid & settled):
+            ctl.d.comb += proto.opponent_move.ready.eq(1)
+            with ctl.If(proto.opponent_move.valid):
                 self._start_counting(ctl)
-                ctl.d.sync += [theirs.eq(opp), move.symbol.eq(opp.symbol)]
+                ctl.d.sync += theirs.eq(opp)
                 ctl.next = "LOCATE"
 
         with ctl.State("LOCATE"):
-            # The opponent's square in cells; a square just off one edge of the array is
-            # brought in by a shift when the other edge has room.
-            x = bbox.min_x - 1 + theirs.col
-            y = bbox.min_y - 1 + theirs.row
-            ctl.d.sync += [move.x.eq(x), move.y.eq(y)]
-            with ctl.If(bbox.empty):
-                ctl.d.sync += [move.x.eq((W - 1) // 2), move.y.eq((H - 1) // 2)]
+            ctl.d.sync += [last.x.eq(box.min_x - 1 + theirs.col),
+                           last.y.eq(box.min_y - 1 + theirs.row), last.symbol.eq(theirs.symbol)]
+            with ctl.If(box.empty):
                 with ctl.If((theirs.col == 0) & (theirs.row == 0)):
                     ctl.next = "OPPONENT"
                 with ctl.Else():
                     ctl.next = "REFUSE"
-            with ctl.Elif((theirs.col > self._columns + 1) | (theirs.row > self._rows + 1)):
+            with ctl.Elif((theirs.col > box.span_x + 2) | (theirs.row > box.span_y + 2)):
                 ctl.next = "REFUSE"
-            for off_edge, room, direction in ((x < 0, bbox.max_x < W - 1, "E"),
-                                              (x >= W, bbox.min_x > 0, "W"),
-                                              (y < 0, bbox.max_y < H - 1, "S"),
-                                              (y >= H, bbox.min_y > 0, "N")):
-                with ctl.Elif(off_edge & room):
-                    ctl.d.sync += locating.eq(1)
-                    ctl.next = f"SHIFT_{direction}"
-            with ctl.Elif((x < 0) | (x >= W) | (y < 0) | (y >= H)):
-                ctl.next = "OVERFLOW"
             with ctl.Else():
                 ctl.next = "OPPONENT"
 
         def judge_opponent():
-            placed = ~(flags.occupied | flags.not_adjacent | flags.mismatch)
-            with ctl.If(placed & ~flags.illegal & ~too_wide):
-                ctl.next = "COMMIT_OPPONENT"
-            with ctl.Else():
+            with ctl.If(flags.out_of_room):
+                ctl.next = "OUT_OF_ROOM"
+            with ctl.Elif(flags.occupied | flags.not_adjacent | flags.mismatch | flags.illegal):
                 ctl.next = "REFUSE"
+            with ctl.Else():
+                ctl.next = "COMMIT_OPPONENT"
 
-        self._command(ctl, "OPPONENT", {"op": Op.TRY, "x": move.x, "y": move.y,
-                                        "symbol": move.symbol, "level": 1}, judge_opponent)
+        self._keep(ctl, "OPPONENT", {"op": KeeperOp.TRY, "x": last.x, "y": last.y,
+                                     "symbol": last.symbol}, judge_opponent)
 
         with ctl.State("REFUSE"):
             ctl.d.sync += [self._illegal_seen.eq(1), self._counting.eq(0)]
             ctl.next = "DROP"
 
-        self._command(ctl, "DROP", {"op": Op.DISCARD, "level": 1}, goto(ctl, "AWAIT"))
+        self._keep(ctl, "DROP", {"op": KeeperOp.DISCARD}, goto(ctl, "AWAIT"))
 
         def after_opponent():
             # COMMIT leaves the flags of the TRY before it.
@@ -284,93 +281,192 @@ class Player(wiring.Component):
                 ctl.d.sync += self._counting.eq(0)
                 ctl.next = "GAME_OVER"
             with ctl.Else():
-                ctl.d.sync += self._answer_next.eq(1)
-                ctl.next = "CENTRE"
+                ctl.next = "WINDOW"
 
-        self._command(ctl, "COMMIT_OPPONENT", {"op": Op.COMMIT}, after_opponent)
+        self._keep(ctl, "COMMIT_OPPONENT", {"op": KeeperOp.COMMIT}, after_opponent)
 
-    def _centring_states(self, ctl):
-        """Step 2: shift the tiles one cell at a time until the leftmost tile column is at
-        ``(width - columns) // 2`` and the top row at ``(height - rows) // 2``, as the search
-        model assumes (``window_of``); then search, or wait for the opponent. The opponent's
-        step also shifts through here to bring its square in (``locating``)."""
-        bbox = self._own.bbox
-        target_x = (self.width - self._columns) >> 1
-        target_y = (self.height - self._rows) >> 1
-        with ctl.State("CENTRE"):
-            with ctl.If(~bbox.empty & (bbox.min_x > target_x)):
-                ctl.next = "SHIFT_W"
-            with ctl.Elif(~bbox.empty & (bbox.min_x < target_x)):
-                ctl.next = "SHIFT_E"
-            with ctl.Elif(~bbox.empty & (bbox.min_y > target_y)):
-                ctl.next = "SHIFT_N"
-            with ctl.Elif(~bbox.empty & (bbox.min_y < target_y)):
-                ctl.next = "SHIFT_S"
-            with ctl.Elif(self._answer_next):
-                ctl.next = "THINK"
+    def _window_states(self, ctl):
+        """Step 2: where the array lies on the keeper's board (``player_window``), and the
+        arrays cleared and loaded from the keeper, one square at a time."""
+        W, H, b = self.width, self.height, self._bits
+        box, last = self._keeper.bbox, self._last
+        self._origin_x, self._origin_y = Signal(b), Signal(b)
+        self._cut = Signal()
+        i, j = Signal(range(W)), Signal(range(H))
+
+        def first_square(first, span, focus, n):
+            """``_axis`` of the model in the keeper's coordinates (modulo its size)."""
+            inner = Const(n, b + 2) - 1 - span       # squares to spare (negative: a cut axis)
+            around = (focus - first)[:b] - (n - 1) // 2      # signed: unsigned minus a constant
+            low, high = -1, span + 2 - n
+            clamped = Mux(around < low, low, Mux(around > high, high, around))
+            return Mux(span < n, first - (inner >> 1), first + clamped)[:b]
+
+        with ctl.State("WINDOW"):
+            ctl.d.sync += [
+                self._origin_x.eq(first_square(box.min_x, box.span_x, last.x, W)),
+                self._origin_y.eq(first_square(box.min_y, box.span_y, last.y, H)),
+                self._cut.eq(~box.empty & ((box.span_x >= W) | (box.span_y >= H))),
+                i.eq(0), j.eq(0),
+            ]
+            ctl.next = "LOAD_CLEAR"
+
+        self._command(ctl, "LOAD_CLEAR", {"op": Op.CLEAR}, goto(ctl, "LOAD_READ"))
+
+        def after_read():
+            with ctl.If(self._keeper.rdata != 0):
+                ctl.next = "LOAD_WRITE"
             with ctl.Else():
-                ctl.next = "AWAIT"
+                ctl.next = "LOAD_NEXT"
 
-        def after_shift():
-            ctl.d.sync += self._locating.eq(0)
-            with ctl.If(self._locating):
-                ctl.next = "LOCATE"
+        self._keep(ctl, "LOAD_READ", {"op": KeeperOp.READ, "x": self._origin_x + i,
+                                      "y": self._origin_y + j}, after_read)
+        self._command(ctl, "LOAD_WRITE", {"op": Op.WRITE, "x": i, "y": j,
+                                          "tile": self._keeper.rdata}, goto(ctl, "LOAD_NEXT"))
+        with ctl.State("LOAD_NEXT"):
+            ctl.d.sync += i.eq(Mux(i == W - 1, 0, i + 1))
+            with ctl.If(i == W - 1):
+                ctl.d.sync += j.eq(j + 1)
+                with ctl.If(j == H - 1):
+                    ctl.next = "THINK"
+                with ctl.Else():
+                    ctl.next = "LOAD_READ"
             with ctl.Else():
-                ctl.next = "CENTRE"
+                ctl.next = "LOAD_READ"
 
-        for direction in Direction:
-            self._command(ctl, f"SHIFT_{direction.name}", {"op": Op.SHIFT, "dir": direction},
-                          after_shift)
-
-    def _my_move_states(self, ctl, proto, search):
-        """Step 3: search, try and commit the chosen move, and send it, encoded against the
-        bounding box before it."""
-        W, H, move, bbox = self.width, self.height, self._move, self._own.bbox
-        before_x, before_y = Signal(range(W)), Signal(range(H))   # bbox corner before the move
-        before_empty = Signal()
+    def _search_states(self, ctl, proto, search):
+        """Step 3: the search, and its move in the keeper's squares."""
+        self._proposal = Signal(_keeper_square(self._bits))
+        self._proposed = Signal()
+        ctl.d.comb += search.cut.eq(self._cut)
         with ctl.State("THINK"):
             ctl.d.comb += [search.start.eq(1), search.colour.eq(proto.colour)]
-            ctl.d.sync += [before_x.eq(bbox.min_x), before_y.eq(bbox.min_y),
-                           before_empty.eq(bbox.empty)]
             ctl.next = "SEARCHING"
-
         with ctl.State("SEARCHING"):
             with ctl.If(search.done):
-                ctl.d.sync += move.eq(search.move)
-                with ctl.If(search.found):
-                    ctl.next = "MINE"
-                with ctl.Else():
-                    ctl.next = "OVERFLOW"
+                ctl.d.sync += [self._proposed.eq(search.found),
+                               self._proposal.x.eq(self._origin_x + search.move.x),
+                               self._proposal.y.eq(self._origin_y + search.move.y),
+                               self._proposal.symbol.eq(search.move.symbol)]
+                ctl.next = "SCAN_START"
 
-        self._command(ctl, "MINE", {"op": Op.TRY, "x": move.x, "y": move.y,
-                                    "symbol": move.symbol, "level": 1}, goto(ctl, "COMMIT_MINE"))
+    def _scan_states(self, ctl, proto):
+        """Step 4: the keeper's pass over every square of the box and its ring, each symbol,
+        in raster order, and the choice it makes."""
+        box, flags = self._keeper.bbox, self._keeper.flags
+        layout = _keeper_square(self._bits)
+        here, self._chosen = Signal(layout), Signal(layout)
+        safe, legal = Signal(layout), Signal(layout)
+        has_safe, has_legal, proposal_legal, proposal_loses = Signal(), Signal(), Signal(), Signal()
+        white = proto.colour == Colour.WHITE
+        lines = self.variant.line_span is not None
+        mine = Mux(white, flags.loop_white | (flags.line_white if lines else 0),
+                   flags.loop_red | (flags.line_red if lines else 0))
+        placed = ~(flags.occupied | flags.not_adjacent | flags.mismatch)
+        fits = placed & ~flags.illegal & ~flags.out_of_room
+        is_proposal = ((here.x == self._proposal.x) & (here.y == self._proposal.y) &
+                       (here.symbol == self._proposal.symbol))
+
+        with ctl.State("SCAN_START"):
+            ctl.d.sync += [here.x.eq(box.min_x - 1), here.y.eq(box.min_y - 1),
+                           here.symbol.eq(Symbol.PLUS), has_safe.eq(0), has_legal.eq(0),
+                           proposal_legal.eq(0), proposal_loses.eq(0)]
+            with ctl.If(box.empty):          # the first move of the game: the search's
+                ctl.d.sync += self._chosen.eq(self._proposal)
+                ctl.next = "MINE"
+            with ctl.Else():
+                ctl.next = "SCAN_TRY"
+
+        def judge():
+            with ctl.If(fits & mine):
+                ctl.d.sync += self._chosen.eq(here)
+                ctl.next = "SCAN_WON"
+            with ctl.Else():
+                with ctl.If(fits & ~has_legal):
+                    ctl.d.sync += [legal.eq(here), has_legal.eq(1)]
+                with ctl.If(fits & ~self._won & ~has_safe):
+                    ctl.d.sync += [safe.eq(here), has_safe.eq(1)]
+                with ctl.If(is_proposal):
+                    ctl.d.sync += [proposal_legal.eq(fits), proposal_loses.eq(self._won)]
+                ctl.next = "SCAN_DROP"
+
+        self._keep(ctl, "SCAN_TRY", {"op": KeeperOp.TRY, "x": here.x, "y": here.y,
+                                     "symbol": here.symbol}, judge)
+        self._keep(ctl, "SCAN_WON", {"op": KeeperOp.DISCARD}, goto(ctl, "MINE"))
+
+        # The next square once its symbols are done, or at once when the first one found it
+        # occupied or alone (that does not depend on the symbol).
+        square_done = (here.symbol == Symbol.BACKSLASH) | flags.occupied | flags.not_adjacent
+        last_x = (box.min_x + box.span_x + 1)[:self._bits]
+        last_y = (box.min_y + box.span_y + 1)[:self._bits]
+
+        def step():
+            with ctl.If(~square_done):
+                ctl.d.sync += here.symbol.eq(here.symbol.as_value() + 1)
+                ctl.next = "SCAN_TRY"
+            with ctl.Else():
+                ctl.d.sync += [here.symbol.eq(Symbol.PLUS), here.x.eq(here.x + 1)]
+                ctl.next = "SCAN_TRY"
+                with ctl.If(here.x == last_x):
+                    ctl.d.sync += [here.x.eq(box.min_x - 1), here.y.eq(here.y + 1)]
+                    with ctl.If(here.y == last_y):
+                        ctl.next = "SCAN_END"
+
+        self._keep(ctl, "SCAN_DROP", {"op": KeeperOp.DISCARD}, step)
+
+        with ctl.State("SCAN_END"):
+            with ctl.If(self._proposed & proposal_legal & (~proposal_loses | ~has_safe)):
+                ctl.d.sync += self._chosen.eq(self._proposal)
+                ctl.next = "MINE"
+            with ctl.Elif(has_safe):
+                ctl.d.sync += self._chosen.eq(safe)
+                ctl.next = "MINE"
+            with ctl.Elif(has_legal):
+                ctl.d.sync += self._chosen.eq(legal)
+                ctl.next = "MINE"
+            with ctl.Else():
+                ctl.next = "OUT_OF_ROOM"
+
+    def _my_move_states(self, ctl, proto):
+        """Step 5: the chosen move tried and committed in the keeper, and sent, encoded
+        against the box before it."""
+        box, chosen = self._keeper.bbox, self._chosen
+        before_x, before_y = Signal(self._bits), Signal(self._bits)
+        before_empty = Signal()
+
+        with ctl.State("MINE"):
+            ctl.d.sync += [before_x.eq(box.min_x), before_y.eq(box.min_y),
+                           before_empty.eq(box.empty)]
+            ctl.next = "PLAY"
+
+        self._keep(ctl, "PLAY", {"op": KeeperOp.TRY, "x": chosen.x, "y": chosen.y,
+                                 "symbol": chosen.symbol}, goto(ctl, "COMMIT_MINE"))
 
         def after_mine():
             ctl.d.sync += self.game_over.eq(self._won)
             ctl.next = "SEND"
 
-        self._command(ctl, "COMMIT_MINE", {"op": Op.COMMIT}, after_mine)
+        self._keep(ctl, "COMMIT_MINE", {"op": KeeperOp.COMMIT}, after_mine)
 
         with ctl.State("SEND"):
             mine = proto.my_move
             ctl.d.comb += [
                 mine.valid.eq(1),
-                mine.payload.col.eq(Mux(before_empty, 0, move.x - before_x + 1)),
-                mine.payload.row.eq(Mux(before_empty, 0, move.y - before_y + 1)),
-                mine.payload.symbol.eq(move.symbol),
+                mine.payload.col.eq(Mux(before_empty, 0, (chosen.x - before_x + 1)[:self._bits])),
+                mine.payload.row.eq(Mux(before_empty, 0, (chosen.y - before_y + 1)[:self._bits])),
+                mine.payload.symbol.eq(chosen.symbol),
             ]
             with ctl.If(mine.ready):
                 ctl.d.sync += self._counting.eq(0)
                 with ctl.If(self.game_over):
                     ctl.next = "GAME_OVER"
                 with ctl.Else():
-                    ctl.d.sync += self._answer_next.eq(0)
-                    ctl.next = "CENTRE"
+                    ctl.next = "AWAIT"
 
     def _end_states(self, ctl, proto):
-        """The game has outgrown the array, or is over: wait for the next game."""
-        with ctl.State("OVERFLOW"):
-            ctl.d.sync += [self.overflow.eq(1), self._counting.eq(0)]
+        """The game has outgrown the keeper, or is over: wait for the next game."""
+        with ctl.State("OUT_OF_ROOM"):
+            ctl.d.sync += [self.out_of_room.eq(1), self._counting.eq(0)]
             ctl.next = "GAME_OVER"
 
         with ctl.State("GAME_OVER"):

@@ -36,12 +36,23 @@ from fpgatrax.host.rules.position import Position, xy_of
 from fpgatrax.hw.search_model import candidates_in_order, window_of
 
 __all__ = ["player_window", "window_position", "keeper_pass", "PlayerModel", "PlayerChoice",
-           "KEEPER_SIZE", "KEEPER_LOG", "KEEPER_CYCLES_PER_TRY"]
+           "keeper_cycles", "check_keeper_size", "KEEPER_SIZE", "KEEPER_LOG",
+           "KEEPER_CYCLES_PER_TRY", "KEEPER_CYCLES_PER_REFUSAL", "LOAD_CYCLES_PER_SQUARE"]
 
 #: The keeper's board (squares per side) and log (tiles one turn may place): see docs.
 KEEPER_SIZE, KEEPER_LOG = 64, 256
-#: An upper bound of one keeper TRY and its DISCARD, in clocks, for the board's time.
+#: Upper bounds, in clocks, for the board's time: a keeper TRY of a fitting move and its
+#: DISCARD; a TRY refused at once (occupied, alone, not fitting) and its DISCARD; loading one
+#: square of the window into the arrays (a keeper READ and an array WRITE).
 KEEPER_CYCLES_PER_TRY = 2048
+KEEPER_CYCLES_PER_REFUSAL = 32
+LOAD_CYCLES_PER_SQUARE = 16
+
+
+def check_keeper_size(size):
+    """Refuse, with a ValueError, a keeper's board that is not a power of two of at least 16."""
+    if size < 16 or size & (size - 1):
+        raise ValueError(f"the keeper's board is a power of two of at least 16, not {size}")
 
 
 def _axis(first, last, focus, n):
@@ -88,6 +99,8 @@ def keeper_pass(position, proposal, keeper_size=KEEPER_SIZE, keeper_log=KEEPER_L
     """The move the player plays on ``position`` given the search's ``proposal`` (a move or
     None), the reason ("win", "search", "safe", "legal" or None when the keeper has no legal
     move at all), and the candidates tried (see 3 above)."""
+    if not position.tiles:            # the first move of a game: the search's
+        return proposal, "search", 0
     mover = position.to_move
     first_safe = first_legal = None
     judged = {}             # legal move: whether it completes only the opponent's colour
@@ -116,12 +129,14 @@ def keeper_pass(position, proposal, keeper_size=KEEPER_SIZE, keeper_log=KEEPER_L
 @dataclass
 class PlayerChoice:
     """The player's move and what it cost: the search's Choice (None: the search found no
-    move in the window), the keeper's reason and its TRYs, and whether the window was cut."""
+    move in the window), the keeper's reason and its TRYs of fitting moves, whether the window
+    was cut, and the squares of the keeper's pass."""
     move: tuple | None
     reason: str | None
     search: object
     keeper_trials: int
     cut: bool
+    ring: int = 0        # squares of the box and its ring that the keeper's pass goes over
 
 
 class PlayerModel:
@@ -140,4 +155,16 @@ class PlayerModel:
         move, reason, tried = keeper_pass(position, proposal, self.keeper_size, self.keeper_log)
         if choice is not None and move != proposal:
             choice = replace(choice, move=move)
-        return PlayerChoice(move, reason, choice, tried, cut)
+        columns, rows = position.size()
+        ring = (columns + 2) * (rows + 2) if position.tiles else 0
+        return PlayerChoice(move, reason, choice, tried, cut, ring)
+
+
+def keeper_cycles(choice, size):
+    """At most the clocks the player spends besides its search on a PlayerChoice: loading the
+    window of ``size`` and the keeper's pass (every square of the box and its ring tried with
+    each symbol, the fitting ones placed)."""
+    width, height = size
+    return (width * height * LOAD_CYCLES_PER_SQUARE +
+            3 * choice.ring * KEEPER_CYCLES_PER_REFUSAL +
+            choice.keeper_trials * KEEPER_CYCLES_PER_TRY)

@@ -60,7 +60,7 @@ STATUS_FIELDS = ("magic", "sequence", "cycle", "tx_end", "tx_bytes", "rx_bytes",
 STATUS = struct.Struct(f"<{len(STATUS_FIELDS)}Q")
 SEQUENCE, SEQUENCE_OFFSET = struct.Struct("<Q"), 8
 STATUS_MAGIC = 0x647261426172547F
-LEDS = ("thinking", "bad_input", "overflow", "game_over")
+LEDS = ("thinking", "bad_input", "out_of_room", "game_over")
 # The harness prints the pty's name at once; the first run of a fresh build may be slow to load.
 START_TIMEOUT = 30.0
 # Wall seconds without a simulated cycle before a busy board counts as hung.

@@ -57,7 +57,7 @@ struct Status {
     uint64_t rx_bytes;     // bytes fully sent to the player's rx pin
     uint64_t idle;         // 1 while the board is idle (see IDLE_GRACE)
     uint64_t move_cycles;  // the player's move_cycles port
-    uint64_t leds;         // bits: 0 thinking, 1 bad_input, 2 overflow, 3 game_over
+    uint64_t leds;         // bits: 0 thinking, 1 bad_input, 2 out_of_room, 3 game_over
 };
 static const uint64_t STATUS_MAGIC = 0x647261426172547FULL;
 
@@ -222,7 +222,7 @@ int main(int argc, char **argv) {
         idle = cycle - last_active > IDLE_GRACE && !rx.busy();
 
         uint64_t leds = uint64_t(top.thinking) | uint64_t(top.bad_input) << 1
-                        | uint64_t(top.overflow) << 2 | uint64_t(top.game_over) << 3;
+                        | uint64_t(top.out_of_room) << 2 | uint64_t(top.game_over) << 3;
         // Published as one snapshot (an odd sequence number means "being written"), before the
         // bytes reach the pty: a reader that has an answer's last byte has the cycle it ended.
         status->sequence = ++sequence;

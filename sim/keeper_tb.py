@@ -23,6 +23,7 @@ from cocotb.triggers import FallingEdge, ReadOnly, RisingEdge, with_timeout
 from cocotb.utils import get_sim_time
 
 from fpgatrax.host.rules.position import IllegalMove, Position, key_of, tile_symbol, xy_of
+from fpgatrax.host.rules.variant import variant_named
 from fpgatrax.hw.keeper import KeeperFlags, KeeperOp, keeper_bbox_layout, keeper_command_layout
 from fpgatrax.hw.tiles import Symbol
 from fpgatrax.sim.array_tb import REASON_FLAG, Game, expected_flags, unsigned
@@ -41,6 +42,7 @@ class KeeperDriver:
         self.cycles = collections.defaultdict(list)
 
     async def reset(self):
+        await FallingEdge(self.dut.clk)
         self.dut.cmd__valid.value = 0
         self.dut.rst.value = 1
         for _ in range(3):
@@ -50,6 +52,8 @@ class KeeperDriver:
     async def command(self, op, x=0, y=0, symbol=Symbol.PLUS):
         dut = self.dut
         await FallingEdge(dut.clk)
+        while not dut.cmd__ready.value:         # after a reset the keeper wipes its RAM first
+            await FallingEdge(dut.clk)
         dut.cmd__payload.value = self.layout.const(
             {"op": op, "x": x % self.size, "y": y % self.size, "symbol": symbol}).as_bits()
         dut.cmd__valid.value = 1
@@ -177,6 +181,10 @@ class KeeperGame(Game):
         tb, rng, drv = self.tb, self.rng, self.tb.driver
         await drv.command(KeeperOp.CLEAR)
         self.check_box(self.pos, "clear before a game")
+        for x, y in tb.left:                     # the last game's tiles are gone
+            await drv.command(KeeperOp.READ, x, y)
+            if unsigned(tb.dut.rdata):
+                self.fail(f"after CLEAR, ({x}, {y}) still holds {unsigned(tb.dut.rdata)}")
         self.offset = (rng.randrange(tb.size), rng.randrange(tb.size))
         played = 0
         while played < moves and self.pos.outcome is None:
@@ -204,6 +212,7 @@ class KeeperGame(Game):
             if rng.random() < 0.1:
                 await self.read_back()
         tb.stats["games"] += 1
+        tb.left = {self.to_array(key) for key in self.pos.tiles}
         return max(played, 1)
 
 
@@ -215,6 +224,7 @@ class Bench:
         self.variant = os.environ["KEEPER_VARIANT"]
         self.driver = KeeperDriver(dut, self.size)
         self.stats = collections.Counter()
+        self.left = set()        # the squares of the last game's tiles
 
 
 @cocotb.test()
@@ -236,8 +246,16 @@ async def random_games(dut):
         values = sorted(values)
         dut._log.info(f"cycles {op}: median {values[len(values) // 2]}, max {values[-1]}, "
                       f"n {len(values)}")
+    # A reset empties the box, and the RAM too: the last game's squares read back empty.
+    await tb.driver.reset()
+    assert tb.driver.bbox() is None
+    for x, y in tb.left:
+        await tb.driver.command(KeeperOp.READ, x, y)
+        assert not unsigned(dut.rdata), f"after a reset, ({x}, {y}) holds {unsigned(dut.rdata)}"
     needed = ["occupied", "not_adjacent", "mismatch", "illegal", "loop_white", "loop_red",
-              "across the seam", "read backs", "out_of_room"]
+              "across the seam", "read backs"]
+    if variant_named(tb.variant).span_limit is None:       # an 8x8 game never fills 16×16
+        needed.append("out_of_room")
     if tb.variant != "loop":
         needed += ["line_white", "line_red"]
     for name in needed:

@@ -2,15 +2,15 @@
 
 The testbench is the referee: it sends ``-W``/``-B`` and the opponent's moves as serial frames
 on ``rx``, decodes the player's frames on ``tx``, and judges every answer with the reference
-engine. Beyond legality it checks that every answer is the move the search model chooses
-(``SearchModel``, or ``LanesModel`` with lanes, with the player's depth, trial limit and array
-size), so the player's translation between notation and array cells, its centring and its
-search are all checked at once.
+engine. Beyond legality it checks that every answer is the move the player's model chooses
+(``PlayerModel`` over ``SearchModel``, or ``LanesModel`` with lanes, with the player's depth,
+trial limit, array size and keeper), so the player's translation between notation and the
+keeper's squares, its window, its search and the keeper's pass are all checked at once.
 
 Parameters come from the simulator's environment (``tests/hw/test_player.py``): ``PLAYER_WIDTH``,
 ``PLAYER_HEIGHT``, ``PLAYER_DEPTH``, ``PLAYER_MAX_TRIALS``, ``PLAYER_VARIANT``,
-``PLAYER_DIVISOR`` (clocks per bit), ``PLAYER_GAMES``, ``PLAYER_SEED`` and ``PLAYER_LANES``
-(default 1). Cycles per move are
+``PLAYER_DIVISOR`` (clocks per bit), ``PLAYER_GAMES``, ``PLAYER_SEED``, ``PLAYER_LANES``
+(default 1) and ``PLAYER_KEEPER`` (the keeper's size, default 64). Cycles per move are
 logged, and written as JSON to the file ``PLAYER_REPORT`` names, if it is set
 (``sim/bench_player.py`` reads it).
 """
@@ -31,6 +31,7 @@ from fpgatrax.host.rules.position import IllegalMove, Position
 from fpgatrax.host.rules.record import moves_text
 from fpgatrax.host.rules.variant import variant_named
 from fpgatrax.hw.lanes_model import search_model
+from fpgatrax.hw.player_model import PlayerModel
 
 ENV = {k: os.environ[f"PLAYER_{k.upper()}"]
        for k in ("width", "height", "depth", "max_trials", "variant", "divisor", "games", "seed")}
@@ -38,14 +39,16 @@ WIDTH, HEIGHT = int(ENV["width"]), int(ENV["height"])
 DEPTH, MAX_TRIALS = int(ENV["depth"]), int(ENV["max_trials"]) or None
 VARIANT = ENV["variant"]
 LANES = int(os.environ.get("PLAYER_LANES", "1"))
+KEEPER = int(os.environ.get("PLAYER_KEEPER", "64"))
 PERIOD = 10                                   # ns per clock
 BIT = int(ENV["divisor"]) * PERIOD            # ns per bit
 ANSWER_TIMEOUT = 20_000_000 * PERIOD          # far more than any search at these trial limits
 
 
 def model_of_player():
-    """The player's search, in Python."""
-    return search_model(LANES, max_trials=MAX_TRIALS, window=(WIDTH, HEIGHT), depth=DEPTH)
+    """The player's move, in Python."""
+    search = search_model(LANES, max_trials=MAX_TRIALS, window=(WIDTH, HEIGHT), depth=DEPTH)
+    return PlayerModel(search, (WIDTH, HEIGHT), keeper_size=KEEPER)
 
 
 class Link:
@@ -107,17 +110,17 @@ def fail(message, position):
 
 async def expect_answer(dut, link, position, model, cycles):
     """Read the player's move, judge it and compare it with the model's choice; play it.
-    Return False, after checking that the player went silent with ``overflow``, when the model
-    finds no move inside the array either."""
+    Return False, after checking that the player went silent with ``out_of_room``, when the
+    model has no room for any move either."""
     choice = model.choose(position)
-    if choice is None:
-        await expect_overflow(dut, link)
+    if choice.move is None:
+        await expect_out_of_room(dut, link)
         return False
     try:
         text = await link.line()
     except SimTimeoutError:
         status = {k: int(getattr(dut, k).value)
-                  for k in ("thinking", "bad_input", "overflow", "game_over")}
+                  for k in ("thinking", "bad_input", "out_of_room", "game_over")}
         fail(f"no answer from the player (status {status})", position)
     try:
         move = parse_move(position, text)
@@ -126,21 +129,20 @@ async def expect_answer(dut, link, position, model, cycles):
         fail(f"the player answered {text!r}: {err}", position)
     if choice.move != move:
         fail(f"the player answered {text}, the model chooses "
-             f"{format_move(position, choice.move)}", position)
+             f"{format_move(position, choice.move)} ({choice.reason})", position)
     cycles.append(int(dut.move_cycles.value))
     position.play(move)
     return True
 
 
-async def expect_overflow(dut, link):
+async def expect_out_of_room(dut, link):
     await link.silent(2_000_000)
-    assert int(dut.overflow.value) == 1 and int(dut.game_over.value) == 1
+    assert int(dut.out_of_room.value) == 1 and int(dut.game_over.value) == 1
 
 
-def outgrown(position):
-    """The tiles no longer fit the array however they are placed."""
-    columns, rows = position.size()
-    return columns > WIDTH or rows > HEIGHT
+def beyond_room(position):
+    """The tiles span more than the keeper holds (``BoardKeeper``: ``size - 2``)."""
+    return max(position.size()) > KEEPER - 2
 
 
 async def play_game(dut, link, me, opponent, rng, cycles):
@@ -150,7 +152,7 @@ async def play_game(dut, link, me, opponent, rng, cycles):
     while position.outcome is None:
         if position.to_move == me:
             if not await expect_answer(dut, link, position, model, cycles):
-                return position, "overflow"
+                return position, "out of room"
         else:
             legal = position.legal_moves()
             if not legal:
@@ -159,13 +161,13 @@ async def play_game(dut, link, me, opponent, rng, cycles):
             text = format_move(position, move)
             position.play(move)
             await link.send(text.encode() + (b"\r\n" if rng.random() < 0.3 else b"\n"))
-            if outgrown(position):
-                await expect_overflow(dut, link)
-                return position, "overflow"
+            if beyond_room(position):
+                await expect_out_of_room(dut, link)
+                return position, "out of room"
     await link.silent(2000)                    # nothing after the end of a game
     assert int(dut.game_over.value) == (position.outcome is not None and
                                         position.outcome.winner is not None)
-    assert int(dut.bad_input.value) == 0 and int(dut.overflow.value) == 0
+    assert int(dut.bad_input.value) == 0 and int(dut.out_of_room.value) == 0
     o = position.outcome
     return position, ("draw" if o is None or o.winner is None else
                       "won" if o.winner == me else "lost")
@@ -230,35 +232,51 @@ async def bad_input_is_survived(dut):
     assert int(dut.bad_input.value) == 0
 
 
+def gives_a_win(position):
+    """Whether the side to move has a move that wins at once."""
+    mover = position.to_move
+    for move in position.legal_moves():
+        outcome = position.play(move)
+        position.undo()
+        if outcome is not None and outcome.winner == mover:
+            return True
+    return False
+
+
 @cocotb.test()
-async def overflow_stops_answers(dut):
-    """A game that outgrows the array: the player raises overflow and sends nothing more.
-    Run with the loop variant (no lines end the game) on a small array; the testbench widens
-    the tiles eastwards with quiet moves, starting a new game if the player wins first."""
+async def wide_games_are_played_on(dut):
+    """Games that outgrow the array three times over are played on, move for move with the
+    model, until they outgrow the keeper's board: then the player raises ``out_of_room`` and
+    sends nothing more. Run with the loop variant (no line ends the widening); the testbench
+    widens the tiles eastwards with quiet moves, starting a new game if the player wins first."""
     if variant_named(VARIANT).line_span is not None:     # a line could end the widening
         return
     link = await start(dut)
     rng = random.Random(int(ENV["seed"]) + 2)
-    cycles = []
+    cycles, widest = [], 0
     for _ in range(10):
         await link.send(b"-B\n")
         position, model = Position(VARIANT), model_of_player()
         while position.outcome is None:
             if position.to_move == 1:
                 if not await expect_answer(dut, link, position, model, cycles):
-                    return
+                    break
                 continue
             x1 = position.bbox[2] if position.tiles else 0
             quiet = []
             for move in position.legal_moves():
                 if position.play(move) is None:
-                    quiet.append((position.bbox[2] - x1, rng.random(), move))
+                    quiet.append((not gives_a_win(position), position.bbox[2] - x1,
+                                  rng.random(), move))
                 position.undo()
-            move = max(quiet)[2]
+            move = max(quiet)[-1]
             text = format_move(position, move)
             position.play(move)
+            widest = max(widest, position.size()[0])
             await link.send(text.encode() + b"\n")
-            if outgrown(position):
-                await expect_overflow(dut, link)
-                return
-    raise AssertionError("no game outgrew the array")
+            if beyond_room(position):
+                await expect_out_of_room(dut, link)
+                break
+        if widest >= 3 * WIDTH and beyond_room(position):
+            return
+    raise AssertionError(f"no game outgrew the keeper (widest {widest} columns)")

@@ -205,7 +205,7 @@ def main(argv=None):
             tally.results[colour][outcome] += 1
             tally.trials += stats.trials
             tally.depths.update(stats.depths)
-            tally.seconds += [t * settings.seconds_per_trial for t in stats.trials]
+            tally.seconds += stats.seconds
             tally.overflows += stats.overflows
             if forfeit:
                 tally.forfeits[forfeit] += 1

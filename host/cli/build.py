@@ -88,10 +88,11 @@ def run_build(args):
 
 def board_table(targets):
     """The figures of the targets' last builds and their worst-case time per move (the search
-    trial limit's bound, see ``boards/build.py``), as a Markdown table."""
-    lines = ["| board | device | variant | array | search | trial limit | LUT4 | FF | clock | "
-             "Fmax | worst move | build |",
-             "|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+    trial limit's bound, see ``boards/build.py``), as a Markdown table; *game board* is the
+    keeper's (the whole game, in block RAM), *array* the search's window of it."""
+    lines = ["| board | device | variant | game board | array | search | trial limit | LUT4 | FF | "
+             "clock | Fmax | worst move | build |",
+             "|---|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|"]
     for target in targets:
         f = figures(target)
         luts, ffs, fmax, took = ((f["luts"], f["ffs"], f"{f['fmax_mhz']:.1f} MHz",
@@ -104,6 +105,7 @@ def board_table(targets):
         if target.lanes > 1:
             search += f", {target.lanes} lanes"
         lines.append(f"| {target.title} | {target.platform.device} | {target.variant} | "
+                     f"{target.keeper_size}x{target.keeper_size} | "
                      f"{target.width}x{target.height} | {search} | {target.max_trials:,} | "
                      f"{luts} | {ffs} | {target.clk_freq / 1e6:g} MHz | {fmax} | "
                      f"{target.worst_move_seconds * 1e3:.0f} ms | {took} |")

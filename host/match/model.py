@@ -6,7 +6,9 @@ board, thousands of times faster than simulating the gateware. It is judged by t
 not Python's: an answer takes its trials at the worst cycles per trial of the board's array
 (``cycles_per_trial`` in ``hw/search_model.py``), at the board's clock, plus the serial line's
 bytes at the baud rate.
-When no legal move fits the array the board stops answering (its overflow), and so does the model.
+The board's move is the player's (``hw/player_model.py``: the search on the array's window of
+the game, then the keeper's exact pass); when the keeper has no room for any move the board
+stops answering (``out_of_room``), and so does the model.
 
 Specs (``PLAYER_KINDS["model"]`` in ``players.py``):
 
@@ -34,6 +36,7 @@ from fpgatrax.host.link.transport import FunctionTransport
 from fpgatrax.host.rules.errors import UserError
 from fpgatrax.host.rules.position import Move, Position
 from fpgatrax.hw.lanes_model import LanesModel, search_model
+from fpgatrax.hw.player_model import KEEPER_SIZE, PlayerModel, check_keeper_size, keeper_cycles
 from fpgatrax.hw.search_model import (
     CYCLES_PER_TRIAL,
     DEFAULT_EXTENSION,
@@ -73,6 +76,7 @@ class ModelSettings:
     tss: int = DEFAULT_TSS     # plies of the threat-space search (0: none)
     cycles_per_trial: int = CYCLES_PER_TRIAL    # the board's array's most (cycles_per_trial)
     lanes: int = 1             # searches at once, each on its own array
+    keeper: int = KEEPER_SIZE  # the keeper's board, squares per side (hw/keeper.py)
 
     @classmethod
     def of_board(cls, name: str) -> "ModelSettings":
@@ -91,7 +95,8 @@ class ModelSettings:
         return cls(target.depth, target.max_trials, target.width, target.height,
                    target.clk_freq, board=name, evasions=int(target.evasions),
                    extension=target.extension, tss=target.tss,
-                   cycles_per_trial=target.cycles_per_trial, lanes=target.lanes)
+                   cycles_per_trial=target.cycles_per_trial, lanes=target.lanes,
+                   keeper=target.keeper_size)
 
     @property
     def tss_trials(self) -> int:
@@ -124,7 +129,7 @@ class ModelSettings:
 
 
 _INTEGERS = ("depth", "evasions", "extension", "tss", "max_trials", "width", "height", "baud",
-             "random_moves", "seed", "lanes")
+             "random_moves", "seed", "lanes", "keeper")
 # What a board decides; given all of them, no board is needed.
 _BOARD_FIELDS = {"depth", "max_trials", "width", "height", "clock"}
 
@@ -161,7 +166,7 @@ def parse_settings(argument: str, seed: int | None = None) -> ModelSettings:
     else:
         settings = ModelSettings.of_board(board or DEFAULT_BOARD)
         changed = sorted(set(values) & (_BOARD_FIELDS | {"evasions", "extension", "tss",
-                                                           "lanes"}))
+                                                           "lanes", "keeper"}))
         if changed:
             values["board"] = f"{settings.board} with {', '.join(changed)} changed"  # type: ignore
         settings = replace(settings, **values)  # type: ignore[arg-type]
@@ -173,6 +178,7 @@ def parse_settings(argument: str, seed: int | None = None) -> ModelSettings:
     try:
         check_attack_settings(settings.evasions, settings.extension, settings.max_trials,
                               settings.tss, settings.tss_trials)
+        check_keeper_size(settings.keeper)
     except ValueError as err:
         raise UserError(f"model: {err}") from None
     return settings
@@ -199,6 +205,7 @@ class SearchStats:
     """What the model's searches cost, move by move."""
     trials: list[int] = field(default_factory=list)
     depths: list[int] = field(default_factory=list)   # deepest finished iteration (0: win pass)
+    seconds: list[float] = field(default_factory=list)   # the board's time of each answer
     overflows: int = 0
 
 
@@ -223,16 +230,17 @@ def loses(position: Position, refuter: SearchModel) -> bool:
         position.undo()
 
 
-class _Overflow(Exception):
-    """No legal move inside the array: the board stops answering."""
+class _OutOfRoom(Exception):
+    """No legal move the keeper has room for: the board stops answering."""
 
 
 class _ModelBot:
     """The search model as a bot: random first moves if asked, the search after them."""
 
     def __init__(self, settings: ModelSettings, stats: SearchStats,
-                 spend: Callable[[int], None]) -> None:
-        self.model = settings.search()
+                 spend: Callable[[int, int], float]) -> None:
+        self.player = PlayerModel(settings.search(), (settings.width, settings.height),
+                                  keeper_size=settings.keeper)
         self.settings, self.stats, self.spend = settings, stats, spend
         self.rng = random.Random(settings.seed)
         self._refuter = proof_search()
@@ -241,15 +249,17 @@ class _ModelBot:
         if len(position.moves) // 2 < self.settings.random_moves:
             move = self._random_move(position)
             if move is not None:
-                self.spend(0)
+                self.spend(0, 0)
                 return move
-        choice = self.model.choose(position)
-        if choice is None:
+        choice = self.player.choose(position)
+        if choice.move is None:
             self.stats.overflows += 1
-            raise _Overflow()
-        self.stats.trials.append(choice.trials)
-        self.stats.depths.append(choice.depth)
-        self.spend(choice.time_trials)
+            raise _OutOfRoom()
+        search = choice.search
+        self.stats.trials.append(search.trials if search else 0)
+        self.stats.depths.append(search.depth if search else 0)
+        self.stats.seconds.append(self.spend(search.time_trials if search else 0,
+                                             keeper_cycles(choice, self.player.size)))
         chosen: Move = choice.move
         return chosen
 
@@ -272,16 +282,21 @@ class ModelSession(BotSession):
         super().__init__(_ModelBot(settings, self.stats, self._spend), variant, team)
         self._line_bytes = 0
 
-    def _spend(self, trials: int) -> None:
+    def _spend(self, trials: int, keeper: int = 0) -> float:
+        """Add the board's time of an answer to its clock and return it: the search's
+        ``trials`` (the busiest lane's), ``keeper`` clocks of loading the window and the
+        keeper's pass, and the opponent's line on the link."""
         seconds_per_byte = FRAME_BITS / self.settings.baud
-        self.clock.seconds += (trials * self.settings.seconds_per_trial
-                               + self._line_bytes * seconds_per_byte)
+        seconds = (trials * self.settings.seconds_per_trial + keeper / self.settings.clock
+                   + self._line_bytes * seconds_per_byte)
+        self.clock.seconds += seconds
+        return seconds
 
     def respond(self, line: str) -> str | None:
         self._line_bytes = len(line) + 1
         try:
             answer: str | None = super().respond(line)
-        except _Overflow:
+        except _OutOfRoom:
             return None
         if answer is not None:
             self.clock.seconds += (len(answer) + 1) * FRAME_BITS / self.settings.baud

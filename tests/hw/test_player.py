@@ -1,6 +1,6 @@
 """The whole player through its UART pins, in cocotb on Verilator (``sim/player_tb.py``):
-games judged by the reference engine and matched move for move with the search model, bad
-input, and a game that outgrows the array."""
+games judged by the reference engine and matched move for move with the player's model, bad
+input, and games that outgrow the array three times over and then the keeper's board."""
 
 import os
 
@@ -11,12 +11,14 @@ from fpgatrax.sim.player_testbench import run_player_testbench
 pytestmark = pytest.mark.verilator
 
 
-# The second player searches in two lanes (two arrays kept in step by the player's commands).
-@pytest.mark.parametrize("width,height,depth,max_trials,variant,games,lanes", [
-    pytest.param(11, 11, 2, 300, "standard", 4, 1, id="standard-11x11"),
-    pytest.param(8, 8, 1, 60, "loop", 2, 2, id="loop-8x8-2-lanes"),
+# The second player searches in two lanes (two arrays kept in step by the player's commands),
+# on a keeper of 32×32 that a widened game outgrows.
+@pytest.mark.parametrize("width,height,depth,max_trials,variant,games,lanes,keeper", [
+    pytest.param(11, 11, 2, 300, "standard", 4, 1, 64, id="standard-11x11"),
+    pytest.param(8, 8, 1, 60, "loop", 2, 2, 32, id="loop-8x8-2-lanes"),
 ])
-def test_player_through_uart(width, height, depth, max_trials, variant, games, lanes):
+def test_player_through_uart(width, height, depth, max_trials, variant, games, lanes, keeper):
     run_player_testbench(width, height, depth, max_trials, variant,
                          games=int(os.environ.get("FPGATRAX_PLAYER_GAMES", games)),
-                         seed=int(os.environ.get("FPGATRAX_PLAYER_SEED", 1)), lanes=lanes)
+                         seed=int(os.environ.get("FPGATRAX_PLAYER_SEED", 1)), lanes=lanes,
+                         keeper_size=keeper)

@@ -24,6 +24,7 @@ from fpgatrax.host.match.players import PlayerOptions, open_player
 from fpgatrax.host.match.referee import play_game
 from fpgatrax.host.rules.notation import parse_move
 from fpgatrax.host.rules.position import RED, WHITE, Position
+from fpgatrax.hw.player_model import PlayerModel, keeper_cycles
 from fpgatrax.hw.search_model import CYCLES_PER_TRIAL, SearchModel
 
 SMALL = ModelSettings(depth=2, max_trials=300, width=16, height=16, clock=12e6)
@@ -61,30 +62,45 @@ def test_settings_of_a_board_and_over_it():
     assert own == ModelSettings(2, 9, 5, 6, 1e6)
 
 
-def test_it_plays_the_search_models_moves_in_whole_legal_games():
-    session = ModelSession(SMALL)
+def player_of(settings):
+    """The board's move in Python, as the model plays it."""
+    return PlayerModel(SearchModel(settings.max_trials, (settings.width, settings.height),
+                                   settings.depth, settings.extension, True, settings.tss,
+                                   settings.tss_trials),
+                       (settings.width, settings.height), keeper_size=settings.keeper)
+
+
+@pytest.mark.parametrize("size", [16, 4], ids=["16x16", "4x4"])
+def test_it_plays_the_players_moves_in_whole_legal_games(size):
+    """Every move of the model's is the player's choice on that position (the search on the
+    whole game in a 16×16 array; on a 4×4 array, on windows of games that outgrow it)."""
+    settings = replace(SMALL, width=size, height=size)
+    session = ModelSession(settings)
     for colour in (WHITE, RED):
         searched = len(session.stats.trials)
         result = game(session, "random", 3, colour)
         assert result.how in ("loop", "line"), result.reason
-        # Every move of the model's is the search's own choice on that position.
         replayed = Position()
         for ply, move in enumerate(result.position.moves):
             if ply % 2 == colour:
-                choice = SearchModel(SMALL.max_trials, (16, 16), SMALL.depth, SMALL.extension,
-                                     True, SMALL.tss, SMALL.tss_trials).choose(replayed)
-                assert choice.move == move
+                assert player_of(settings).choose(replayed).move == move
             replayed.play(move)
         assert len(session.stats.trials) > searched
 
 
 def test_an_answer_takes_the_boards_time():
+    """The search's trials, loading the window and the keeper's pass, and the line bytes."""
     session = ModelSession(SMALL)
-    answer = session.respond("-W")
-    trials = session.stats.trials[0]
-    line_bytes = len("-W\n") + len(answer) + 1
+    session.respond("-B")
+    answer = session.respond("@0+")
+    position = Position()
+    position.play(parse_move(position, "@0+"))
+    choice = player_of(SMALL).choose(position)
+    line_bytes = len("@0+\n") + len(answer) + 1
+    assert session.stats.trials == [choice.search.trials]
     assert session.clock.now() == pytest.approx(
-        trials * CYCLES_PER_TRIAL / 12e6 + line_bytes * 10 / 19200)
+        (choice.search.trials * CYCLES_PER_TRIAL + keeper_cycles(choice, (16, 16))) / 12e6 +
+        line_bytes * 10 / 19200)
 
 
 def test_with_lanes_an_answer_takes_the_busiest_lanes_time():
@@ -97,19 +113,48 @@ def test_with_lanes_an_answer_takes_the_busiest_lanes_time():
     answer = session.respond("@0+")
     position = Position()
     position.play(parse_move(position, "@0+"))
-    choice = settings.search().choose(position)
-    assert session.stats.trials == [choice.trials]
-    assert choice.time_trials < choice.trials
+    player = PlayerModel(settings.search(), (16, 16))
+    choice = player.choose(position)
+    assert session.stats.trials == [choice.search.trials]
+    assert choice.search.time_trials < choice.search.trials
     line_bytes = len("@0+\n") + len(answer) + 1
     assert session.clock.now() - before == pytest.approx(
-        choice.time_trials * CYCLES_PER_TRIAL / 12e6 + line_bytes * 10 / 19200)
+        (choice.search.time_trials * CYCLES_PER_TRIAL + keeper_cycles(choice, (16, 16))) / 12e6
+        + line_bytes * 10 / 19200)
 
 
-def test_a_game_outgrowing_the_array_goes_unanswered():
-    session = ModelSession(replace(SMALL, width=1, height=1))
-    result = game(session, "random", 5)
-    assert (result.how, result.forfeit, result.winner) == ("forfeit", "late", RED)
+class Widener:
+    """A bot for loop Trax that widens the tiles eastwards with moves that end nothing and
+    leave the other side no win at once."""
+
+    def choose(self, position):
+        def score(move):
+            position.play(move)
+            try:
+                if position.outcome is not None:
+                    return (False, False, 0)
+                mover = position.to_move
+                safe = not any(outcome is not None and outcome.winner == mover
+                               for outcome in (position.copy().play(reply)
+                                               for reply in position.legal_moves()))
+                return (True, safe, position.bbox[2])
+            finally:
+                position.undo()
+        return max(position.legal_moves(), key=score)
+
+
+def test_a_game_outgrowing_the_keeper_goes_unanswered():
+    """A 3×3 array plays on however wide the game grows, until the keeper (16×16: 14 columns)
+    has no room: then the board, and the model, stop answering."""
+    session = ModelSession(replace(SMALL, width=3, height=3, keeper=16), variant="loop")
+    model = FunctionTransport("model", session.respond)
+    model.clock = session.clock
+    other = FunctionTransport("widener", BotSession(Widener(), "loop").respond)
+    result = play_game(other, model, variant="loop", time_limit=1.0)
+    assert (result.how, result.forfeit, result.winner) == ("forfeit", "late", WHITE)
     assert session.stats.overflows == 1
+    assert result.position.size()[0] > 14
+    assert len(session.stats.trials) >= 6
 
 
 def first_moves(settings, seeds, plies=4):
