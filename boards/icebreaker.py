@@ -11,7 +11,8 @@ and on the snap-off PMOD's centre red (out of room) and first green (game over).
 
 The player runs at 27 MHz from the PLL, which must be ``SB_PLL40_PAD``: the oscillator is on
 the PLL's own input pad (pin 35), which feeds nothing else. The build reached 28.2 MHz with the
-keeper (31.3 MHz before; the longest path is in the search). Until the controller's faster trials the design with the PLL overfilled the UP5K
+keeper (31.3 MHz before; the longest path is in the search). Until the controller's faster
+trials the design with the PLL overfilled the UP5K
 by 22 to 42 cells (5,302 of 5,280 at 16 MHz), so the board ran at its 12 MHz oscillator; the PLL
 takes no logic cell, but synthesis varies by about 1 % with any change.
 """
