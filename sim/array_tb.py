@@ -516,18 +516,15 @@ class Bench:
         self.stats = collections.Counter()
 
 
-@cocotb.test()
-async def random_games(dut):
-    """Random games of the reference engine, every cell and flag compared after every move."""
-    tb = Bench(dut)
-    moves = int(os.environ.get("ARRAY_MOVES", "2000"))
-    seed = int(os.environ.get("ARRAY_SEED", "1"))
+async def play_games(dut, tb, game_class, moves, seed):
+    """Start the clock (10 ns) and reset, then play games of ``game_class(tb, seed)`` until
+    ``moves`` moves are played; log what happened (``tb.stats``) and the cycles of each
+    command (``tb.driver.cycles``). Returns the moves played."""
     cocotb.start_soon(Clock(dut.clk, 10, unit="ns").start())
     await tb.driver.reset()
     played, games = 0, 0
     while played < moves:
-        game = Game(tb, seed * 100_003 + games)
-        played += await game.play(moves - played)
+        played += await game_class(tb, seed * 100_003 + games).play(moves - played)
         games += 1
     summary = ", ".join(f"{k}: {v}" for k, v in sorted(tb.stats.items()))
     dut._log.info(f"{played} moves in {games} games; {summary}")
@@ -535,6 +532,15 @@ async def random_games(dut):
         values = sorted(values)
         dut._log.info(f"cycles {op}: median {values[len(values) // 2]}, max {values[-1]}, "
                       f"n {len(values)}")
+    return played
+
+
+@cocotb.test()
+async def random_games(dut):
+    """Random games of the reference engine, every cell and flag compared after every move."""
+    tb = Bench(dut)
+    played = await play_games(dut, tb, Game, int(os.environ.get("ARRAY_MOVES", "2000")),
+                              int(os.environ.get("ARRAY_SEED", "1")))
     for needed in ("loop_white", "loop_red", "line_white", "line_red", "both colours",
                    "threat_white", "threat_red",
                    "win for the opponent", "illegal illegal", "illegal occupied",

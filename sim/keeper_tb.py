@@ -18,7 +18,6 @@ import collections
 import os
 
 import cocotb
-from cocotb.clock import Clock
 from cocotb.triggers import FallingEdge, ReadOnly, RisingEdge, with_timeout
 from cocotb.utils import get_sim_time
 
@@ -26,9 +25,9 @@ from fpgatrax.host.rules.position import IllegalMove, Position, key_of, tile_sym
 from fpgatrax.host.rules.variant import variant_named
 from fpgatrax.hw.keeper import KeeperFlags, KeeperOp, keeper_bbox_layout, keeper_command_layout
 from fpgatrax.hw.tiles import Symbol
-from fpgatrax.sim.array_tb import REASON_FLAG, Game, expected_flags, unsigned
+from fpgatrax.sim.array_tb import REASON_FLAG, Game, expected_flags, play_games, unsigned
 
-PERIOD_NS = 10
+PERIOD_NS = 10      # as array_tb's play_games clocks it
 REASONS = {**REASON_FLAG, "span more than": "illegal"}
 
 
@@ -231,21 +230,8 @@ class Bench:
 async def random_games(dut):
     """Random games of the reference engine, flags and box compared after every trial."""
     tb = Bench(dut)
-    moves = int(os.environ.get("KEEPER_MOVES", "1500"))
-    seed = int(os.environ.get("KEEPER_SEED", "1"))
-    cocotb.start_soon(Clock(dut.clk, PERIOD_NS, unit="ns").start())
-    await tb.driver.reset()
-    played, games = 0, 0
-    while played < moves:
-        game = KeeperGame(tb, seed * 100_003 + games)
-        played += await game.play(moves - played)
-        games += 1
-    dut._log.info(f"{played} moves in {games} games; "
-                  + ", ".join(f"{k}: {v}" for k, v in sorted(tb.stats.items())))
-    for op, values in sorted(tb.driver.cycles.items()):
-        values = sorted(values)
-        dut._log.info(f"cycles {op}: median {values[len(values) // 2]}, max {values[-1]}, "
-                      f"n {len(values)}")
+    played = await play_games(dut, tb, KeeperGame, int(os.environ.get("KEEPER_MOVES", "1500")),
+                              int(os.environ.get("KEEPER_SEED", "1")))
     # A reset empties the box, and the RAM too: the last game's squares read back empty.
     await tb.driver.reset()
     assert tb.driver.bbox() is None
