@@ -91,6 +91,12 @@ def _bits(size):
     return (size - 1).bit_length()
 
 
+def _towards(x, y, side):
+    """The square next to (x, y) on ``side`` (N E S W), on the torus."""
+    return tuple((at + Array(Const(v, range(-1, 2)) for v in steps)[side])[:len(at)]
+                 for at, steps in ((x, STEP_X), (y, STEP_Y)))
+
+
 def keeper_command_layout(size):
     """The payload of the keeper's ``cmd`` stream for a board of ``size × size``."""
     return data.StructLayout({"op": KeeperOp, "x": _bits(size), "y": _bits(size),
@@ -383,8 +389,6 @@ class BoardKeeper(wiring.Component):
         white_in = Cat(near[d][opposite(d)] for d in range(4))
         occupied = Cat(t.any() for t in near)
         forced, three, tile = forced_play(white_in, occupied & ~white_in, occupied)
-        dx = Array(Const(v, range(-1, 2)) for v in STEP_X)
-        dy = Array(Const(v, range(-1, 2)) for v in STEP_Y)
 
         with m.State("FORCE_NEXT"):
             with m.If(pointer == self._length):
@@ -398,7 +402,8 @@ class BoardKeeper(wiring.Component):
                          side.eq(0)]
             m.next = "FORCE_SIDE"
         with m.State("FORCE_SIDE"):
-            m.d.sync += [self._cx.eq(base_x + dx[side]), self._cy.eq(base_y + dy[side])]
+            to_x, to_y = _towards(base_x, base_y, side)
+            m.d.sync += [self._cx.eq(to_x), self._cy.eq(to_y)]
             m.next = "GATHER"
         with m.State("FORCE_DECIDE"):
             with m.If(self._near[0].any()):
@@ -418,6 +423,15 @@ class BoardKeeper(wiring.Component):
             with m.Else():
                 m.next = "FORCE_SIDE"
 
+    def _step(self, m, x, y, heading, nx, ny):
+        """Ask the RAM for the square beyond (x, y) by ``heading``; WALK_LOOK sees it two
+        clocks later, from a register (the RAM's output feeds no decision directly)."""
+        read = self._ports[0]
+        step_x, step_y = _towards(x, y, heading)
+        m.d.comb += read.addr.eq(Cat(step_x, step_y))
+        m.d.sync += [nx.eq(step_x), ny.eq(step_y)]
+        m.next = "WALK_WAIT"
+
     def _judge(self, m):
         """The win check: the white, then the red track through each logged tile, followed
         from the tile both ways until it comes back (a loop) or leaves the tiles twice (its two
@@ -429,9 +443,9 @@ class BoardKeeper(wiring.Component):
         nx, ny = Signal(b), Signal(b)
         colour, leg, heading, back_way = Signal(), Signal(), Signal(2), Signal(2)
         end_side = Signal(4)          # the sides of the box (N E S W) the first end leaves by
-        dx = Array(Const(v, range(-1, 2)) for v in STEP_X)
-        dy = Array(Const(v, range(-1, 2)) for v in STEP_Y)
-        track = read.data ^ colour.replicate(TILE_BITS)     # the followed colour's edges
+        look = Signal(TILE_BITS)      # the tile read a clock ago: the RAM's output, registered
+        m.d.sync += look.eq(read.data)
+        track = look ^ colour.replicate(TILE_BITS)          # the followed colour's edges
 
         def leaves_box(side_bits):
             """The box's side (one-hot N E S W) that leaving (x, y) by ``heading`` crosses."""
@@ -455,6 +469,8 @@ class BoardKeeper(wiring.Component):
         with m.State("WALK_START"):
             m.d.comb += read.addr.eq(Cat(start_x, start_y))
             m.d.sync += [x.eq(start_x), y.eq(start_y), leg.eq(0)]
+            m.next = "WALK_OPEN"
+        with m.State("WALK_OPEN"):
             m.next = "WALK_FIRST"
         with m.State("WALK_FIRST"):
             # The track's two edges: the lowest set bit first, the highest on the way back.
@@ -466,12 +482,11 @@ class BoardKeeper(wiring.Component):
                     m.d.sync += back_way.eq(d)
             m.next = "WALK_STEP"
         with m.State("WALK_STEP"):
-            step_x, step_y = (x + dx[heading])[:b], (y + dy[heading])[:b]
-            m.d.comb += read.addr.eq(Cat(step_x, step_y))
-            m.d.sync += [nx.eq(step_x), ny.eq(step_y)]
+            self._step(m, x, y, heading, nx, ny)
+        with m.State("WALK_WAIT"):
             m.next = "WALK_LOOK"
         with m.State("WALK_LOOK"):
-            with m.If(read.data == 0):           # an end: (x, y) leaves by ``heading``
+            with m.If(look == 0):                # an end: (x, y) leaves by ``heading``
                 with m.If(leg == 0):
                     m.d.sync += leaves_box(end_side)
                     m.d.sync += [leg.eq(1), x.eq(start_x), y.eq(start_y), heading.eq(back_way)]
@@ -486,11 +501,12 @@ class BoardKeeper(wiring.Component):
                 m.next = "WALK_DONE"
             with m.Else():
                 onward = track & ~(Const(1, 4) << (heading ^ 2))
+                turn = Signal(2)
                 for d in range(4):
                     with m.If(onward[d]):
-                        m.d.sync += heading.eq(d)
-                m.d.sync += [x.eq(nx), y.eq(ny)]
-                m.next = "WALK_STEP"
+                        m.d.comb += turn.eq(d)
+                m.d.sync += [x.eq(nx), y.eq(ny), heading.eq(turn)]
+                self._step(m, nx, ny, turn, nx, ny)
         with m.State("WALK_LINE"):
             span = self.variant.line_span
             if span is not None:
