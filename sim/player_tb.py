@@ -11,8 +11,8 @@ Parameters come from the simulator's environment (``tests/hw/test_player.py``): 
 ``PLAYER_HEIGHT``, ``PLAYER_DEPTH``, ``PLAYER_MAX_TRIALS``, ``PLAYER_VARIANT``,
 ``PLAYER_DIVISOR`` (clocks per bit), ``PLAYER_GAMES``, ``PLAYER_SEED``, ``PLAYER_LANES``
 (default 1) and ``PLAYER_KEEPER`` (the keeper's size, default 64). Cycles per move are
-logged, and written as JSON to the file ``PLAYER_REPORT`` names, if it is set
-(``sim/bench_player.py`` reads it).
+logged, and written as JSON to the file ``PLAYER_REPORT`` names, if it is set, with the clocks
+the model gives the board for each move (``host/bench/player.py`` reads it).
 """
 
 import json
@@ -27,11 +27,12 @@ from cocotb.triggers import ClockCycles, FallingEdge, SimTimeoutError, Timer, wi
 
 from fpgatrax.host.bots import make_bot
 from fpgatrax.host.rules.notation import NotationError, format_move, parse_move
-from fpgatrax.host.rules.position import IllegalMove, Position
+from fpgatrax.host.rules.position import IllegalMove, Position, xy_of
 from fpgatrax.host.rules.record import moves_text
 from fpgatrax.host.rules.variant import variant_named
 from fpgatrax.hw.lanes_model import search_model
-from fpgatrax.hw.player_model import PlayerModel
+from fpgatrax.hw.player_model import PlayerModel, keeper_cycles, player_window
+from fpgatrax.hw.search_model import CYCLES_PER_TRIAL
 
 ENV = {k: os.environ[f"PLAYER_{k.upper()}"]
        for k in ("width", "height", "depth", "max_trials", "variant", "divisor", "games", "seed")}
@@ -49,6 +50,12 @@ def model_of_player():
     """The player's move, in Python."""
     search = search_model(LANES, max_trials=MAX_TRIALS, window=(WIDTH, HEIGHT), depth=DEPTH)
     return PlayerModel(search, (WIDTH, HEIGHT), keeper_size=KEEPER)
+
+
+def model_cycles(choice):
+    """The clocks the model gives the board for ``choice`` (the strength bench's time)."""
+    search = choice.search.time_trials if choice.search is not None else 0
+    return search * CYCLES_PER_TRIAL + keeper_cycles(choice, (WIDTH, HEIGHT))
 
 
 class Link:
@@ -130,7 +137,7 @@ async def expect_answer(dut, link, position, model, cycles):
     if choice.move != move:
         fail(f"the player answered {text}, the model chooses "
              f"{format_move(position, choice.move)} ({choice.reason})", position)
-    cycles.append(int(dut.move_cycles.value))
+    cycles.append((int(dut.move_cycles.value), model_cycles(choice)))
     position.play(move)
     return True
 
@@ -186,11 +193,13 @@ async def games_against_bots(dut):
         bot = make_bot(["random", "greedy"][game // 2 % 2], seed=rng.randrange(1 << 30))
         position, result = await play_game(dut, link, me, bot, rng, cycles)
         results.append(result)
-    dut._log.info(f"games: {results}; cycles per move: median {statistics.median(cycles):.0f}, "
-                  f"max {max(cycles)} over {len(cycles)} moves")
+    measured = [c for c, _ in cycles]
+    dut._log.info(f"games: {results}; cycles per move: median {statistics.median(measured):.0f}, "
+                  f"max {max(measured)} over {len(cycles)} moves")
     if os.environ.get("PLAYER_REPORT"):
         with open(os.environ["PLAYER_REPORT"], "w") as f:
-            json.dump({"results": results, "cycles": cycles}, f)
+            json.dump({"results": results, "cycles": measured,
+                       "model_cycles": [bound for _, bound in cycles]}, f)
 
 
 @cocotb.test()
@@ -243,19 +252,32 @@ def gives_a_win(position):
     return False
 
 
+def far_from_window(position, move):
+    """Columns between ``move`` and the window the player searched for its last move (the
+    window is re-centred on the opponent's move: this one lies that far outside the old)."""
+    player_move = position.moves[-1]
+    position.undo()
+    (x0, _, x1, _), _ = player_window(position, (WIDTH, HEIGHT))
+    position.push(player_move)
+    x = xy_of(move[0])[0]
+    return max(x0 - x, x - x1, 0)
+
+
 @cocotb.test()
 async def wide_games_are_played_on(dut):
     """Games that outgrow the array three times over are played on, move for move with the
     model, until they outgrow the keeper's board: then the player raises ``out_of_room`` and
-    sends nothing more. The testbench widens the tiles eastwards with moves that end nothing and
-    leave the player no win at once, starting a new game if the player wins first (or, when no
-    such move is left, with whatever move ends it). Not run in the 8x8 variant, which cannot
-    widen, nor when the keeper cannot hold three arrays' width."""
+    sends nothing more. The testbench widens the tiles at both ends in turn, so that its moves
+    land at least an array's width outside the window the player last searched, with moves
+    that end nothing and leave the player no win at once, starting a new game if the player
+    wins first (or, when no such move is left, with whatever move ends it, often a loop or line
+    far from the window). Not run in the 8x8 variant, which cannot widen, nor when the keeper
+    cannot hold three arrays' width."""
     if variant_named(VARIANT).span_limit is not None or 3 * WIDTH > KEEPER - 2:
         return      # the 8x8 variant cannot widen; a keeper too small to hold three arrays
     link = await start(dut)
     rng = random.Random(int(ENV["seed"]) + 2)
-    cycles, widest = [], 0
+    cycles, widest, far = [], 0, 0
     for _ in range(10):
         await link.send(b"-B\n")
         position, model = Position(VARIANT), model_of_player()
@@ -264,14 +286,18 @@ async def wide_games_are_played_on(dut):
                 if not await expect_answer(dut, link, position, model, cycles):
                     break
                 continue
-            x1 = position.bbox[2] if position.tiles else 0
+            x0, _, x1, _ = position.bbox if position.tiles else (0, 0, 0, 0)
+            east = len(position.moves) // 2 % 2 == 0
             quiet = []
             for move in position.legal_moves():
+                x = xy_of(move[0])[0]
+                reach = x - x1 if east else x0 - x
                 if position.play(move) is None:
-                    quiet.append((not gives_a_win(position), position.bbox[2] - x1,
-                                  rng.random(), move))
+                    quiet.append((not gives_a_win(position), reach, rng.random(), move))
                 position.undo()
             move = max(quiet)[-1] if quiet else position.legal_moves()[0]
+            if len(position.moves) > 1 and far_from_window(position, move) >= WIDTH:
+                far += 1
             text = format_move(position, move)
             position.play(move)
             widest = max(widest, position.size()[0])
@@ -279,6 +305,9 @@ async def wide_games_are_played_on(dut):
             if beyond_room(position):
                 await expect_out_of_room(dut, link)
                 break
-        if widest >= 3 * WIDTH and beyond_room(position):
+        if widest >= 3 * WIDTH and beyond_room(position) and far >= 5:
+            dut._log.info(f"widest {widest} columns; {far} moves an array's width outside the "
+                          f"player's last window")
             return
-    raise AssertionError(f"no game outgrew the keeper (widest {widest} columns)")
+    raise AssertionError(f"no game outgrew the keeper (widest {widest} columns, "
+                         f"{far} moves far outside the window)")

@@ -46,6 +46,10 @@ def main():
     median, worst = statistics.median(cycles), max(cycles)
     print(f"games: {', '.join(data['results'])}; {len(cycles)} moves")
     print(f"cycles per move: median {median:,.0f}, worst {worst:,}")
+    ratios = [c / bound for c, bound in zip(cycles, data["model_cycles"], strict=True) if bound]
+    print(f"against the model's time (the strength bench's clocks: trials at the most cycles "
+          f"per trial, the keeper at its bounds): median {statistics.median(ratios):.2f}, "
+          f"most {max(ratios):.2f} of it")
     print(f"{'clock':>8} {'median':>10} {'worst':>10}")
     for mhz in CLOCKS_MHZ:
         print(f"{mhz:>5} MHz {median / mhz / 1000:>8.2f} ms {worst / mhz / 1000:>8.2f} ms")
