@@ -53,7 +53,9 @@ def test_settings_of_a_board_and_over_it():
     assert "5-ply threat-space search" in ulx3s.describe()
     assert parse_settings("").board == "ulx3s-85f"
     assert parse_settings("").lanes == board("ulx3s-85f").lanes
-    assert "2 lanes, each with a 16x16 array" in parse_settings("lanes=2").describe()
+    ulx3s = board("ulx3s-85f")
+    assert (f"2 lanes, each with a {ulx3s.width}x{ulx3s.height} array"
+            in parse_settings("lanes=2").describe())
     changed = parse_settings("board=hx8k,depth=1,width=30,clock=48e6,seed=4")
     assert (changed.depth, changed.width, changed.height, changed.clock, changed.seed) == \
         (1, 30, hx8k.height, 48e6, 4)
