@@ -25,10 +25,10 @@ CASES = [
                  marks=pytest.mark.xdist_group("search_harness_10x10_8x8")),
     pytest.param(9, 9, 1, True, 0, (5, 0), "loop", 40, False, 1,
                  id="loop-9x9-depth1-unbounded-tss5"),
-    # Three lanes (the 85F's search), with a trial limit small enough that the lanes finish
+    # Four lanes (the 85F's search), with a trial limit small enough that the lanes finish
     # different depths, so that every rule of their choice is met.
-    pytest.param(9, 9, 3, True, 1500, (7, 300), "standard", 60, False, 3,
-                 id="standard-9x9-depth3-max1500-tss7-3-lanes"),
+    pytest.param(9, 9, 3, True, 1500, (7, 300), "standard", 60, False, 4,
+                 id="standard-9x9-depth3-max1500-tss7-4-lanes"),
 ]
 
 
