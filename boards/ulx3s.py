@@ -8,11 +8,11 @@ are a window of it: 12×12 holds the whole game while it spans 12 columns and ro
 human games span 8 at the median, 10 at the 90th percentile: ``docs/figures.md``), and a wider
 game is searched around the opponent's last move.
 
-The LFE5U-85F has four lanes at 60 MHz: 39,096 LUT4 of 83,640 (three 16×16 lanes with the
-keeper had taken 47,451 and not routed at 60 MHz in 29 minutes), 3.89 M trials per second
-(``make bench-trials``). The LFE5U-25F has two at 70 MHz: 19,586 LUT4 of 24,288, Fmax 79.9
-MHz, 2.61 M trials per second (one 16×16 lane: 1.33 M). router1 routes both (router2 stopped
-converging on the 25F at 50 MHz; ``docs/measurements.md``).
+The LFE5U-85F has four lanes at 60 MHz: 37,844 LUT4 of 83,640, Fmax 74.9 MHz (three 16×16
+lanes with the keeper had taken 47,451 and not routed at 60 MHz in 29 minutes), 3.88 M trials
+per second (``make bench-trials``). The LFE5U-25F has two at 70 MHz: 19,586 LUT4 of 24,288,
+Fmax 79.9 MHz, 2.52 M trials per second (one 16×16 lane: 1.33 M). router1 routes both
+(router2 stopped converging on the 25F at 50 MHz; ``docs/measurements.md``).
 """
 
 from amaranth_boards.ulx3s import ULX3S_25F_Platform, ULX3S_85F_Platform
