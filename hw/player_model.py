@@ -36,7 +36,7 @@ from fpgatrax.host.rules.position import Position, xy_of
 from fpgatrax.hw.search_model import candidates_in_order, window_of
 
 __all__ = ["player_window", "window_position", "keeper_pass", "PlayerModel", "PlayerChoice",
-           "keeper_cycles", "check_keeper_size", "KEEPER_SIZE", "KEEPER_LOG",
+           "keeper_cycles", "board_cycles", "check_keeper_size", "KEEPER_SIZE", "KEEPER_LOG",
            "KEEPER_CYCLES_PER_TRY", "KEEPER_CYCLES_PER_REFUSAL", "LOAD_CYCLES_PER_SQUARE"]
 
 #: The keeper's board (squares per side) and log (tiles one turn may place): see docs.
@@ -168,3 +168,10 @@ def keeper_cycles(choice, size):
     return (width * height * LOAD_CYCLES_PER_SQUARE +
             3 * choice.ring * KEEPER_CYCLES_PER_REFUSAL +
             choice.keeper_trials * KEEPER_CYCLES_PER_TRY)
+
+
+def board_cycles(choice, size, cycles_per_trial):
+    """At most the clocks the board spends on a PlayerChoice: its search's trials (the busiest
+    lane's) at ``cycles_per_trial`` each, and ``keeper_cycles``."""
+    trials = choice.search.time_trials if choice.search is not None else 0
+    return trials * cycles_per_trial + keeper_cycles(choice, size)

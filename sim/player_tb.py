@@ -31,7 +31,7 @@ from fpgatrax.host.rules.position import IllegalMove, Position, xy_of
 from fpgatrax.host.rules.record import moves_text
 from fpgatrax.host.rules.variant import variant_named
 from fpgatrax.hw.lanes_model import search_model
-from fpgatrax.hw.player_model import PlayerModel, keeper_cycles, player_window
+from fpgatrax.hw.player_model import PlayerModel, board_cycles, player_window
 from fpgatrax.hw.search_model import CYCLES_PER_TRIAL
 
 ENV = {k: os.environ[f"PLAYER_{k.upper()}"]
@@ -50,12 +50,6 @@ def model_of_player():
     """The player's move, in Python."""
     search = search_model(LANES, max_trials=MAX_TRIALS, window=(WIDTH, HEIGHT), depth=DEPTH)
     return PlayerModel(search, (WIDTH, HEIGHT), keeper_size=KEEPER)
-
-
-def model_cycles(choice):
-    """The clocks the model gives the board for ``choice`` (the strength bench's time)."""
-    search = choice.search.time_trials if choice.search is not None else 0
-    return search * CYCLES_PER_TRIAL + keeper_cycles(choice, (WIDTH, HEIGHT))
 
 
 class Link:
@@ -137,7 +131,8 @@ async def expect_answer(dut, link, position, model, cycles):
     if choice.move != move:
         fail(f"the player answered {text}, the model chooses "
              f"{format_move(position, choice.move)} ({choice.reason})", position)
-    cycles.append((int(dut.move_cycles.value), model_cycles(choice)))
+    cycles.append((int(dut.move_cycles.value),
+                   board_cycles(choice, (WIDTH, HEIGHT), CYCLES_PER_TRIAL)))
     position.play(move)
     return True
 
@@ -270,8 +265,8 @@ async def wide_games_are_played_on(dut):
     sends nothing more. The testbench widens the tiles at both ends in turn, so that its moves
     land at least an array's width outside the window the player last searched, with moves
     that end nothing and leave the player no win at once, starting a new game if the player
-    wins first (or, when no such move is left, with whatever move ends it, often a loop or line
-    far from the window). Not run in the 8x8 variant, which cannot widen, nor when the keeper
+    wins first (or, when no such move is left, with whatever move ends it, which may be a loop
+    or line anywhere). Not run in the 8x8 variant, which cannot widen, nor when the keeper
     cannot hold three arrays' width."""
     if variant_named(VARIANT).span_limit is not None or 3 * WIDTH > KEEPER - 2:
         return      # the 8x8 variant cannot widen; a keeper too small to hold three arrays

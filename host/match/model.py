@@ -36,7 +36,7 @@ from fpgatrax.host.link.transport import FunctionTransport
 from fpgatrax.host.rules.errors import UserError
 from fpgatrax.host.rules.position import Move, Position
 from fpgatrax.hw.lanes_model import LanesModel, search_model
-from fpgatrax.hw.player_model import KEEPER_SIZE, PlayerModel, check_keeper_size, keeper_cycles
+from fpgatrax.hw.player_model import KEEPER_SIZE, PlayerModel, board_cycles, check_keeper_size
 from fpgatrax.hw.search_model import (
     CYCLES_PER_TRIAL,
     DEFAULT_EXTENSION,
@@ -111,10 +111,6 @@ class ModelSettings:
             depth=self.depth, extension=self.extension, evasions=bool(self.evasions),
             tss=self.tss, tss_trials=tss_trials_for(limit, self.tss) or None)
         return search
-
-    @property
-    def seconds_per_trial(self) -> float:
-        return self.cycles_per_trial / self.clock
 
     def describe(self) -> str:
         trials = f"trial limit {self.max_trials:,}" if self.max_trials else "no trial limit"
@@ -238,7 +234,7 @@ class _ModelBot:
     """The search model as a bot: random first moves if asked, the search after them."""
 
     def __init__(self, settings: ModelSettings, stats: SearchStats,
-                 spend: Callable[[int, int], float]) -> None:
+                 spend: Callable[[int], float]) -> None:
         self.player = PlayerModel(settings.search(), (settings.width, settings.height),
                                   keeper_size=settings.keeper)
         self.settings, self.stats, self.spend = settings, stats, spend
@@ -249,7 +245,7 @@ class _ModelBot:
         if len(position.moves) // 2 < self.settings.random_moves:
             move = self._random_move(position)
             if move is not None:
-                self.spend(0, 0)
+                self.spend(0)
                 return move
         choice = self.player.choose(position)
         if choice.move is None:
@@ -258,8 +254,8 @@ class _ModelBot:
         search = choice.search
         self.stats.trials.append(search.trials if search else 0)
         self.stats.depths.append(search.depth if search else 0)
-        self.stats.seconds.append(self.spend(search.time_trials if search else 0,
-                                             keeper_cycles(choice, self.player.size)))
+        self.stats.seconds.append(self.spend(board_cycles(choice, self.player.size,
+                                                          self.settings.cycles_per_trial)))
         chosen: Move = choice.move
         return chosen
 
@@ -282,13 +278,12 @@ class ModelSession(BotSession):
         super().__init__(_ModelBot(settings, self.stats, self._spend), variant, team)
         self._line_bytes = 0
 
-    def _spend(self, trials: int, keeper: int = 0) -> float:
-        """Add the board's time of an answer to its clock and return it: the search's
-        ``trials`` (the busiest lane's), ``keeper`` clocks of loading the window and the
-        keeper's pass, and the opponent's line on the link."""
+    def _spend(self, cycles: int) -> float:
+        """Add the board's time of an answer to its clock and return it: its ``cycles``
+        (``board_cycles``: the search, loading the window, the keeper's pass) and the
+        opponent's line on the link."""
         seconds_per_byte = FRAME_BITS / self.settings.baud
-        seconds = (trials * self.settings.seconds_per_trial + keeper / self.settings.clock
-                   + self._line_bytes * seconds_per_byte)
+        seconds = cycles / self.settings.clock + self._line_bytes * seconds_per_byte
         self.clock.seconds += seconds
         return seconds
 
