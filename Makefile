@@ -4,7 +4,8 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: install test test-fast lint bench bench-engine bench-bots bench-player bench-trials
+.PHONY: install test test-fast lint bench bench-engine bench-bots bench-player bench-trials \
+	bench-room
 
 # The virtual environment, with the project and every extra (gateware, simulation, boards, the
 # test and lint tools) installed editable; redone when pyproject changes.
@@ -56,6 +57,11 @@ bench-engine: $(STAMP)
 # Bot strength: a small round robin between the software bots (about half a minute).
 bench-bots: $(STAMP)
 	$(PY) -m fpgatrax.host.bench.bots
+
+# The player past its keeper's board: games stretched to three times its room, the turns the
+# keeper held them exactly and how they ended (minutes). ARGS='--keeper 64 --games 8'.
+bench-room: $(STAMP)
+	$(PY) -m fpgatrax.host.bench.room $(ARGS)
 
 .PHONY: verify-array report
 

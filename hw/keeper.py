@@ -7,12 +7,25 @@ the rules of ``docs/rules.md`` to the whole of it, one RAM access per clock: the
 moves, the player's own answer and the candidates a search cannot see are judged here exactly,
 while the array searches a window of the board.
 
-**Addressing.** The RAM is a torus: a square's address is ``(y mod size) · size + (x mod
-size)``, so the game can wander in any direction. The tiles' bounding box is kept as its first
-column and row and its *span* (columns or rows less one) measured modulo ``size``; a tile
-placed next to the box extends it by one on the side it lies. A trial that would make the tiles
-span more than ``size - 2`` columns or rows (so that the empty ring around them would overlap
-itself) is refused with *out_of_room*: the board is full in that direction.
+**Addressing.** Squares are named by ``coord_bits``-bit coordinates (the player's, wide
+enough for any game), and the RAM is a torus under them: a square's address is ``(y mod size) ·
+size + (x mod size)``, so the game can wander in any direction. The tiles' bounding box is kept
+as its first column and row and its *span* (columns or rows less one); a tile placed next to
+the box extends it by one on the side it lies. A trial that would make the tiles span more than
+``size - 2`` columns or rows (so that the empty ring around them would overlap itself) is
+refused with *out_of_room*: the board is full in that direction.
+
+**Forgetting.** A game wider than that can still be followed in part: FORGET empties the
+``size / 4`` columns (or rows) at one side of the box and moves that side of the box in past
+them, and marks the side *cut* (``cut``, one bit per side N E S W). The tiles there are gone
+from the RAM but not from the game, so the keeper no longer knows what lies beyond a cut side:
+it refuses (*out_of_room*, before any other check) any trial that places a tile on the box's
+last two columns (or rows) on that side or beyond them, since the neighbours of that tile, or
+of the squares its forced play looks at, may be forgotten tiles; and once any side is cut it
+judges no
+lines (a track that runs into forgotten squares would look like one that ends there). Loops it
+still judges, from the tiles it holds. The player forgets only when the game has outgrown the
+board (``hw/player.py``); ``hw/player_model.py``'s ``KeeperView`` is the model of it.
 
 **Trials.** There is one trial level: a TRY places its tile and its forced play on top of the
 committed position, DISCARD takes them back and COMMIT keeps them. Every tile a trial places
@@ -45,6 +58,8 @@ TRY        ``symbol`` at (x, y), coloured to fit its neighbours (on an empty boa
            may hold partial forced play), *out_of_room*. DISCARD or COMMIT follows.
 DISCARD    take back the tiles of the trial                                            2 a tile
 COMMIT     keep them                                                                   2
+FORGET     empty the ``size / 4`` columns or rows at ``side`` of the box, shrink the   size²/4
+           box past them, mark ``side`` cut (only between trials)
 ========== ========================================================================= =========
 """
 
@@ -55,7 +70,7 @@ from amaranth.lib.wiring import In, Out
 
 from fpgatrax.host.rules.position import E, N, S, W
 from fpgatrax.host.rules.variant import variant_named
-from fpgatrax.hw.player_model import check_keeper_size
+from fpgatrax.hw.player_model import COORD_BITS, check_keeper_size
 from fpgatrax.hw.tiles import (
     TILE_BITS,
     Symbol,
@@ -79,6 +94,7 @@ class KeeperOp(enum.Enum, shape=3):
     TRY = 2
     DISCARD = 3
     COMMIT = 4
+    FORGET = 5
 
 
 KeeperFlags = data.StructLayout({
@@ -91,29 +107,35 @@ def _bits(size):
     return (size - 1).bit_length()
 
 
+def _address(x, y, size):
+    """The RAM address of the square (x, y) of the torus."""
+    return Cat(x[:_bits(size)], y[:_bits(size)])
+
+
 def _towards(x, y, side):
     """The square next to (x, y) on ``side`` (N E S W), on the torus."""
     return tuple((at + Array(Const(v, range(-1, 2)) for v in steps)[side])[:len(at)]
                  for at, steps in ((x, STEP_X), (y, STEP_Y)))
 
 
-def keeper_command_layout(size):
-    """The payload of the keeper's ``cmd`` stream for a board of ``size × size``."""
-    return data.StructLayout({"op": KeeperOp, "x": _bits(size), "y": _bits(size),
-                              "symbol": Symbol})
+def keeper_command_layout(coord_bits=COORD_BITS):
+    """The payload of the keeper's ``cmd`` stream: the square, the symbol (TRY) and the side
+    (FORGET; N E S W)."""
+    return data.StructLayout({"op": KeeperOp, "x": coord_bits, "y": coord_bits,
+                              "symbol": Symbol, "side": 2})
 
 
-def keeper_bbox_layout(size):
-    """The tiles' bounding box: first column and row, spans (columns, rows less one) modulo
-    ``size``, and whether there are no tiles at all."""
-    b = _bits(size)
+def keeper_bbox_layout(coord_bits=COORD_BITS):
+    """A bounding box: first column and row, spans (columns, rows less one), and whether there
+    are no tiles at all; all modulo ``2 ** coord_bits``."""
+    b = coord_bits
     return data.StructLayout({"min_x": b, "min_y": b, "span_x": b, "span_y": b, "empty": 1})
 
 
 class BoardKeeper(wiring.Component):
     """The committed position of a game on a ``size × size`` torus of block RAM (``size`` a
     power of two), judged by the rules of ``variant``; a trial places at most ``log_depth``
-    tiles.
+    tiles; squares are named by ``coord_bits``-bit coordinates.
 
     Ports
     -----
@@ -125,27 +147,32 @@ class BoardKeeper(wiring.Component):
         The last TRY's result.
     bbox : Out(keeper_bbox_layout)
         The bounding box of the tiles, the trial's included.
+    cut : Out(4)
+        The sides (N E S W) beyond which tiles were forgotten.
     rdata : Out(4)
         The tile the last READ found.
     """
 
-    def __init__(self, size=64, variant="standard", log_depth=256):
+    def __init__(self, size=64, variant="standard", log_depth=256, coord_bits=COORD_BITS):
         check_keeper_size(size)
         if log_depth < 2:
             raise ValueError("the log holds at least two tiles")
-        self.size, self.log_depth = size, log_depth
+        if coord_bits <= _bits(size):
+            raise ValueError("the coordinates must be wider than the RAM's address")
+        self.size, self.log_depth, self.coord_bits = size, log_depth, coord_bits
         self.variant = variant_named(variant)
         super().__init__({
-            "cmd": In(stream.Signature(keeper_command_layout(size))),
+            "cmd": In(stream.Signature(keeper_command_layout(coord_bits))),
             "done": Out(1),
             "flags": Out(KeeperFlags),
-            "bbox": Out(keeper_bbox_layout(size), init={"empty": 1}),
+            "bbox": Out(keeper_bbox_layout(coord_bits), init={"empty": 1}),
+            "cut": Out(4),
             "rdata": Out(TILE_BITS),
         })
 
     def elaborate(self, platform):
         m = Module()
-        size, b = self.size, _bits(self.size)
+        size, b = self.size, self.coord_bits
         m.submodules.board = board = Memory(shape=TILE_BITS, depth=size * size, init=[])
         write = board.write_port()
         read = board.read_port(transparent_for=(write,))
@@ -168,7 +195,8 @@ class BoardKeeper(wiring.Component):
                         with m.Case(KeeperOp.CLEAR):
                             m.next = "CLEAR"
                         with m.Case(KeeperOp.READ):
-                            m.d.comb += read.addr.eq(Cat(self.cmd.payload.x, self.cmd.payload.y))
+                            m.d.comb += read.addr.eq(self._address(self.cmd.payload.x,
+                                                                   self.cmd.payload.y))
                             m.next = "READ"
                         with m.Case(KeeperOp.TRY):
                             m.d.sync += self.flags.eq(0)
@@ -178,13 +206,19 @@ class BoardKeeper(wiring.Component):
                         with m.Case(KeeperOp.COMMIT):
                             m.d.sync += [self._committed.eq(self.bbox), self._length.eq(0)]
                             self._finish(m)
+                        with m.Case(KeeperOp.FORGET):
+                            m.next = "FORGET"
             with m.State("READ"):
                 m.d.sync += self.rdata.eq(read.data)
                 self._finish(m)
             self._clear(m)
             self._discard(m)
+            self._forget(m, cmd)
             self._try(m, cmd)
         return m
+
+    def _address(self, x, y):
+        return _address(x, y, self.size)
 
     def _finish(self, m):
         m.d.sync += self.done.eq(1)
@@ -195,7 +229,7 @@ class BoardKeeper(wiring.Component):
         No tile lies outside it (the RAM starts empty, DISCARD empties what a trial placed), so
         a new game waits only as long as the last one was wide."""
         _, write, _, _ = self._ports
-        box, b = self.bbox, _bits(self.size)
+        box, b = self.bbox, self.coord_bits
         x, y = Signal(b), Signal(b)
         with m.State("CLEAR"):
             m.d.sync += [x.eq(box.min_x), y.eq(box.min_y)]
@@ -204,7 +238,7 @@ class BoardKeeper(wiring.Component):
             with m.Else():
                 m.next = "SWEEP"
         with m.State("SWEEP"):
-            m.d.comb += [write.addr.eq(Cat(x, y)), write.data.eq(0), write.en.eq(1)]
+            m.d.comb += [write.addr.eq(self._address(x, y)), write.data.eq(0), write.en.eq(1)]
             m.d.sync += x.eq(x + 1)
             with m.If((x - box.min_x)[:b] == box.span_x):
                 m.d.sync += [x.eq(box.min_x), y.eq(y + 1)]
@@ -223,8 +257,9 @@ class BoardKeeper(wiring.Component):
                 self._cleared(m, done=False)
 
     def _cleared(self, m, done=True):
-        empty = Const({"empty": 1}, keeper_bbox_layout(self.size))
-        m.d.sync += [self.bbox.eq(empty), self._committed.eq(empty), self._length.eq(0)]
+        empty = Const({"empty": 1}, keeper_bbox_layout(self.coord_bits))
+        m.d.sync += [self.bbox.eq(empty), self._committed.eq(empty), self._length.eq(0),
+                     self.cut.eq(0)]
         if done:
             self._finish(m)
         else:
@@ -243,15 +278,56 @@ class BoardKeeper(wiring.Component):
                 m.d.sync += length.eq(length - 1)
                 m.next = "UNPLACE"
         with m.State("UNPLACE"):
-            m.d.comb += [write.addr.eq(log_read.data), write.data.eq(0), write.en.eq(1)]
+            b = self.coord_bits
+            m.d.comb += [write.addr.eq(self._address(log_read.data[:b], log_read.data[b:])),
+                         write.data.eq(0), write.en.eq(1)]
             m.next = "DISCARD"
+
+    def _forget(self, m, cmd):
+        """FORGET: write 0 to the ``size / 4`` columns (W, E) or rows (N, S) at the box's side
+        ``cmd.side``, the whole torus along them, one square a clock; then move that side of
+        the box in past them (the committed box too: FORGET comes between trials) and mark it
+        cut."""
+        _, write, _, _ = self._ports
+        size, box, d = self.size, self.bbox, self.size // 4
+        line = Signal(self.coord_bits)            # the column or row being emptied
+        along = Signal(range(size))
+        count = Signal(range(d))
+        rows = (cmd.side == N) | (cmd.side == S)
+        with m.State("FORGET"):
+            first = Array([box.min_y, box.min_x + box.span_x - (d - 1),
+                           box.min_y + box.span_y - (d - 1), box.min_x])[cmd.side]
+            m.d.sync += [line.eq(first), along.eq(0), count.eq(0)]
+            m.next = "FORGET_SWEEP"
+        with m.State("FORGET_SWEEP"):
+            m.d.comb += [write.addr.eq(Mux(rows, self._address(along, line),
+                                           self._address(line, along))),
+                         write.data.eq(0), write.en.eq(1)]
+            m.d.sync += along.eq(along + 1)
+            with m.If(along == size - 1):
+                m.d.sync += [line.eq(line + 1), count.eq(count + 1)]
+                with m.If(count == d - 1):
+                    m.next = "FORGET_DONE"
+        with m.State("FORGET_DONE"):
+            for kept in (box, self._committed):
+                with m.Switch(cmd.side):
+                    for side, first, span in ((N, kept.min_y, kept.span_y),
+                                              (E, None, kept.span_x),
+                                              (S, None, kept.span_y),
+                                              (W, kept.min_x, kept.span_x)):
+                        with m.Case(side):
+                            m.d.sync += span.eq(span - d)
+                            if first is not None:
+                                m.d.sync += first.eq(first + d)
+            m.d.sync += self.cut.eq(self.cut | (Const(1, 4) << cmd.side))
+            self._finish(m)
 
     # -- TRY ------------------------------------------------------------------------------------
 
     def _try(self, m, cmd):
         """TRY: GATHER the square's neighbourhood, CHOOSE its colouring, PUT it; forced play
         (FORCE_*) over the log; then the tracks of every logged tile (JUDGE_*, WALK_*)."""
-        b = _bits(self.size)
+        b = self.coord_bits
         # The square GATHER reads around, and what it read: the square, then N, E, S, W.
         self._cx, self._cy = Signal(b), Signal(b)
         self._near = Array(Signal(TILE_BITS, name=f"near_{d}") for d in range(5))
@@ -277,8 +353,7 @@ class BoardKeeper(wiring.Component):
         dx = Array(Const(v, range(-1, 2)) for v in (0, *STEP_X))
         dy = Array(Const(v, range(-1, 2)) for v in (0, *STEP_Y))
         with m.State("GATHER"):
-            m.d.comb += read.addr.eq(Cat((self._cx + dx[count])[:len(self._cx)],
-                                         (self._cy + dy[count])[:len(self._cy)]))
+            m.d.comb += read.addr.eq(self._address(self._cx + dx[count], self._cy + dy[count]))
             m.d.sync += count.eq(count + 1)
             with m.If(count > 0):
                 m.d.sync += self._near[count - 1].eq(read.data)
@@ -303,6 +378,9 @@ class BoardKeeper(wiring.Component):
                     self._finish(m)
                 with m.Else():
                     self._put_next(m, first)
+            with m.Elif(self._blind):        # it may have forgotten tiles around it
+                m.d.sync += flags.out_of_room.eq(1)
+                self._finish(m)
             with m.Elif(self._near[0].any()):
                 m.d.sync += flags.occupied.eq(1)
                 self._finish(m)
@@ -328,21 +406,28 @@ class BoardKeeper(wiring.Component):
 
     def _extend(self, m):
         """The box with (cx, cy) in it, per axis: (first square, span, too wide for the torus),
-        registered (``_grown``): (cx, cy) and the box stand still for the five clocks of GATHER
-        before CHOOSE or PUT read it, so the comparisons need not share their clock. A square
-        next to the box lies one beyond its last square (offset ``span + 1``) or one before its
-        first (offset ``size - 1``)."""
-        box, size = self.bbox, self.size
+        and whether (cx, cy) lies within two squares of a cut side or beyond (``_blind``),
+        registered: (cx, cy) and the box stand still for the five clocks of GATHER before
+        CHOOSE or PUT read them, so the comparisons need not share their clock. A square next
+        to the box lies one beyond its last square (offset ``span + 1``) or one before its
+        first (offset -1)."""
+        box, size, cut = self.bbox, self.size, self.cut
         self._grown = []
-        for first, span, at in ((box.min_x, box.span_x, self._cx),
-                                (box.min_y, box.span_y, self._cy)):
+        self._blind = Signal()
+        blind = []
+        for first, span, at, low, high in ((box.min_x, box.span_x, self._cx, W, E),
+                                           (box.min_y, box.span_y, self._cy, N, S)):
             offset = (at - first)[:len(first)]
+            before = offset == (1 << len(first)) - 1
             inside = offset <= span
             new_span = Mux(inside, span, span + 1)
             grown = (Signal.like(first), Signal(len(span) + 1), Signal())
-            m.d.sync += [grown[0].eq(Mux(offset == size - 1, at, first)), grown[1].eq(new_span),
+            m.d.sync += [grown[0].eq(Mux(before, at, first)), grown[1].eq(new_span),
                          grown[2].eq(new_span > size - 3)]
             self._grown.append(grown)
+            signed = offset.as_signed()       # squares beyond a cut side may lie far out
+            blind += [cut[low] & (signed <= 1), cut[high] & (signed >= span - 1)]
+        m.d.sync += self._blind.eq(Cat(blind).any())
 
     def _put_next(self, m, tile):
         m.d.sync += self._tile.eq(tile)
@@ -350,19 +435,21 @@ class BoardKeeper(wiring.Component):
 
     def _put(self, m):
         """Write the tile at (cx, cy), log it and grow the box; or refuse the trial when the
-        box would overlap itself on the torus or the log is full."""
+        box would overlap itself on the torus, the square lies on or beyond a cut side, or the
+        log is full."""
         _, write, _, log_write = self._ports
         (first_x, span_x, big_x), (first_y, span_y, big_y) = self._grown
         box, length = self.bbox, self._length
         with m.State("PUT"):
-            with m.If(~box.empty & (big_x | big_y | (length == self.log_depth))):
+            with m.If(~box.empty & (big_x | big_y | self._blind |
+                                    (length == self.log_depth))):
                 m.d.sync += self.flags.out_of_room.eq(1)
                 self._finish(m)
             with m.Else():
-                square = Cat(self._cx, self._cy)
-                m.d.comb += [write.addr.eq(square), write.data.eq(self._tile), write.en.eq(1),
-                             log_write.addr.eq(length), log_write.data.eq(square),
-                             log_write.en.eq(1)]
+                m.d.comb += [write.addr.eq(self._address(self._cx, self._cy)),
+                             write.data.eq(self._tile), write.en.eq(1),
+                             log_write.addr.eq(length),
+                             log_write.data.eq(Cat(self._cx, self._cy)), log_write.en.eq(1)]
                 m.d.sync += length.eq(length + 1)
                 with m.If(box.empty):
                     m.d.sync += [box.min_x.eq(self._cx), box.min_y.eq(self._cy),
@@ -381,7 +468,7 @@ class BoardKeeper(wiring.Component):
         one with two entering edges of one colour takes the tile that joins them (PUT logs it,
         so it is examined in turn), three make the turn illegal."""
         _, _, log_read, _ = self._ports
-        b = _bits(self.size)
+        b = self.coord_bits
         pointer = self._pointer
         base_x, base_y = Signal(b), Signal(b)
         side = Signal(2)
@@ -428,7 +515,7 @@ class BoardKeeper(wiring.Component):
         clocks later, from a register (the RAM's output feeds no decision directly)."""
         read = self._ports[0]
         step_x, step_y = _towards(x, y, heading)
-        m.d.comb += read.addr.eq(Cat(step_x, step_y))
+        m.d.comb += read.addr.eq(self._address(step_x, step_y))
         m.d.sync += [nx.eq(step_x), ny.eq(step_y)]
         m.next = "WALK_WAIT"
 
@@ -437,7 +524,7 @@ class BoardKeeper(wiring.Component):
         from the tile both ways until it comes back (a loop) or leaves the tiles twice (its two
         ends, checked against the box for a line)."""
         read, _, log_read, _ = self._ports
-        b, box, flags = _bits(self.size), self.bbox, self.flags
+        b, box, flags = self.coord_bits, self.bbox, self.flags
         pointer = self._pointer
         start_x, start_y, x, y = Signal(b), Signal(b), Signal(b), Signal(b)
         nx, ny = Signal(b), Signal(b)
@@ -467,7 +554,7 @@ class BoardKeeper(wiring.Component):
             m.d.sync += [start_x.eq(log_read.data[:b]), start_y.eq(log_read.data[b:])]
             m.next = "WALK_START"
         with m.State("WALK_START"):
-            m.d.comb += read.addr.eq(Cat(start_x, start_y))
+            m.d.comb += read.addr.eq(self._address(start_x, start_y))
             m.d.sync += [x.eq(start_x), y.eq(start_y), leg.eq(0)]
             m.next = "WALK_OPEN"
         with m.State("WALK_OPEN"):
@@ -513,8 +600,9 @@ class BoardKeeper(wiring.Component):
                 last_side = Signal(4)
                 m.d.comb += leaves_box(last_side)
                 sides = end_side | last_side
-                across = ((sides[W] & sides[E] & (box.span_x >= span - 1)) |
-                          (sides[N] & sides[S] & (box.span_y >= span - 1)))
+                across = ~self.cut.any() & (
+                    (sides[W] & sides[E] & (box.span_x >= span - 1)) |
+                    (sides[N] & sides[S] & (box.span_y >= span - 1)))
                 with m.If(across & colour):
                     m.d.sync += flags.line_red.eq(1)
                 with m.Elif(across):

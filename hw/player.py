@@ -14,11 +14,12 @@ size`` torus of block RAM; the tile arrays hold a window of it for the search
 to, move for move). The player's turn, after the opponent's move (or ``-W``):
 
 1. **Opponent's move.** Column ``c``, row ``r`` name the square ``(min_x - 1 + c, min_y - 1 +
-   r)`` of the tiles' bounding box before the move (an empty board takes ``@0`` only). The
-   keeper tries it; if it refuses it (occupied, not adjacent, colours that do not match, an
-   illegal forced play, in 8x8 a span over 8) the trial is discarded, ``bad_input`` lights and
-   the line is ignored, the position intact. Otherwise it is committed; if it won the game, the
-   player waits for the next game.
+   r)`` of the game's bounding box before the move (an empty board takes ``@0`` only; the
+   player keeps that box itself, from the moves' squares, since forced play never reaches
+   beyond them). The keeper tries it; if it refuses it (occupied, not adjacent, colours that do
+   not match, an illegal forced play, in 8x8 a span over 8) the trial is discarded,
+   ``bad_input`` lights and the line is ignored, the position intact. Otherwise it is
+   committed; if it won the game, the player waits for the next game.
 2. **Window.** Per axis, tiles that fit in the array are centred in it; a wider game gets a
    window around the opponent's last move, within the tiles' ring (``player_window``). The
    arrays are cleared and loaded from the keeper, square by square; a window that cuts the game
@@ -31,21 +32,24 @@ to, move for move). The player's turn, after the opponent's move (or ``-W``):
    (``keeper_pass``).
 5. The move is tried and committed in the keeper, encoded against the box before it, and sent.
 
-If the keeper has no room for the opponent's move or for any move of the player's (the tiles
-span ``size - 2`` columns or rows; ``docs/gateware.md``), ``out_of_room`` lights and the player
-stops answering until the next ``-W``/``-B``. A new game may arrive at any moment: the search
-is reset, the arrays and the keeper finish any command they are in and are cleared.
+If the keeper has no room for the opponent's move (the tiles would span more than ``size - 2``
+columns or rows), the player has it forget the quarter of its board at the far side and tries
+again; a move it still has no room for is taken on trust (``hw/player_model.py``, "Past the
+keeper's board"). Either way ``out_of_room`` lights until the next game, and the player goes
+on answering from what the keeper holds. A new game may arrive at any moment: the search is
+reset, the arrays and the keeper finish any command they are in and are cleared.
 """
 
 from amaranth.hdl import Const, Module, Mux, ResetInserter, Signal
 from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
+from fpgatrax.host.rules.position import E, N, S, W
 from fpgatrax.host.rules.variant import variant_named
 from fpgatrax.hw.array_port import ArrayPort, Op, command_states, goto
-from fpgatrax.hw.keeper import BoardKeeper, KeeperOp
+from fpgatrax.hw.keeper import BoardKeeper, KeeperOp, keeper_bbox_layout
 from fpgatrax.hw.lanes import SearchLanes
-from fpgatrax.hw.player_model import KEEPER_LOG, KEEPER_SIZE
+from fpgatrax.hw.player_model import COORD_BITS, KEEPER_LOG, KEEPER_SIZE
 from fpgatrax.hw.protocol import Colour, Protocol
 from fpgatrax.hw.search_model import DEFAULT_DEPTH, DEFAULT_EXTENSION
 from fpgatrax.hw.tiles import Symbol
@@ -111,7 +115,8 @@ class Player(wiring.Component):
         Since the last new game, a line was not understood, a byte's framing was wrong, or the
         opponent's move was illegal (and ignored).
     out_of_room : Out(1)
-        The game has outgrown the keeper's board; the player has stopped answering.
+        The game has outgrown the keeper's board, which has forgotten part of it or taken a
+        move on trust; the player goes on answering.
     game_over : Out(1)
         The game was won (by either side); the player waits for ``-W``/``-B``.
     move_cycles : Out(32)
@@ -133,10 +138,9 @@ class Player(wiring.Component):
         # Submodules are made here so that their parameters are checked at once.
         self._rx = UARTReceiver(clk_freq=clk_freq, baud=baud)
         self._tx = UARTTransmitter(clk_freq=clk_freq, baud=baud)
-        self._keeper = BoardKeeper(keeper_size, variant, keeper_log)
-        self._bits = (keeper_size - 1).bit_length()
-        self._protocol = Protocol(team=team, col_bits=keeper_size.bit_length(),
-                                  row_bits=keeper_size.bit_length())
+        self._keeper = BoardKeeper(keeper_size, variant, keeper_log, COORD_BITS)
+        self._bits = COORD_BITS
+        self._protocol = Protocol(team=team, col_bits=COORD_BITS, row_bits=COORD_BITS)
         self._search = SearchLanes(width, height, lanes=lanes, both_colours=both_colours,
                                    depth=depth, evasions=evasions, extension=extension,
                                    max_trials=max_trials, tss=tss, tss_trials=tss_trials,
@@ -199,6 +203,8 @@ class Player(wiring.Component):
         if self.variant.line_span is not None:
             self._won = self._won | flags.line_white | flags.line_red
         self._last = Signal(_keeper_square(self._bits))     # the opponent's last move
+        # The game's bounding box, for the notation: the keeper's may have forgotten part of it.
+        self._game = Signal(keeper_bbox_layout(self._bits), init={"empty": 1})
 
         # After a reset the array and the keeper may still be finishing a command; they wait.
         with ctl.FSM(init="CLEAR") as fsm:
@@ -231,10 +237,26 @@ class Player(wiring.Component):
     def _start_counting(self, ctl):
         ctl.d.sync += [self._counting.eq(1), self.move_cycles.eq(0)]
 
+    def _include(self, ctl, square):
+        """Grow the game's box by ``square``, a move's (a move lies in the box or next to it)."""
+        box = self._game
+        with ctl.If(box.empty):
+            ctl.d.sync += [box.min_x.eq(square.x), box.min_y.eq(square.y), box.span_x.eq(0),
+                           box.span_y.eq(0), box.empty.eq(0)]
+        with ctl.Else():
+            for first, span, at in ((box.min_x, box.span_x, square.x),
+                                    (box.min_y, box.span_y, square.y)):
+                offset = (at - first)[:self._bits]
+                with ctl.If(offset == span + 1):
+                    ctl.d.sync += span.eq(span + 1)
+                with ctl.Elif(offset == (1 << self._bits) - 1):
+                    ctl.d.sync += [first.eq(at), span.eq(span + 1)]
+
     def _opponent_states(self, ctl, proto):
-        """Step 1: the opponent's move, located against the keeper's box, tried there, and
-        committed or refused."""
-        box, flags, last = self._keeper.bbox, self._keeper.flags, self._last
+        """Step 1: the opponent's move, located against the game's box, tried in the keeper,
+        and committed or refused; when the keeper has no room, FORGET and try again, or take
+        it on trust."""
+        box, flags, last = self._game, self._keeper.flags, self._last
         theirs = Signal.like(proto.opponent_move.payload)
         opp = proto.opponent_move.payload
 
@@ -259,9 +281,11 @@ class Player(wiring.Component):
                 ctl.next = "OPPONENT"
 
         def judge_opponent():
-            with ctl.If(flags.out_of_room):
-                ctl.next = "OUT_OF_ROOM"
-            with ctl.Elif(flags.occupied | flags.not_adjacent | flags.mismatch | flags.illegal):
+            refused = flags.occupied | flags.not_adjacent | flags.mismatch | flags.illegal
+            # Once the keeper has forgotten part of the game, what it refuses may be legal.
+            with ctl.If(flags.out_of_room | (refused & self.out_of_room)):
+                ctl.next = "ROOM_DROP"
+            with ctl.Elif(refused):
                 ctl.next = "REFUSE"
             with ctl.Else():
                 ctl.next = "COMMIT_OPPONENT"
@@ -277,6 +301,7 @@ class Player(wiring.Component):
 
         def after_opponent():
             # COMMIT leaves the flags of the TRY before it.
+            self._include(ctl, last)
             with ctl.If(self._won):
                 ctl.d.sync += self._counting.eq(0)
                 ctl.next = "GAME_OVER"
@@ -284,29 +309,75 @@ class Player(wiring.Component):
                 ctl.next = "WINDOW"
 
         self._keep(ctl, "COMMIT_OPPONENT", {"op": KeeperOp.COMMIT}, after_opponent)
+        self._room_states(ctl)
+
+    def _room_states(self, ctl):
+        """The keeper had no room for the opponent's move (or refused it after forgetting):
+        the trial dropped, then FORGET the side opposite the move when it lies next to a full
+        side of the keeper's box that is not cut (``KeeperView.side_to_forget``) and try
+        again; else take it on trust."""
+        keeper, last, size = self._keeper, self._last, self._keeper.size
+        box, cut = keeper.bbox, keeper.cut
+        forget = Signal(2)
+        self._keep(ctl, "ROOM_DROP", {"op": KeeperOp.DISCARD}, goto(ctl, "ROOM"))
+        with ctl.State("ROOM"):
+            ctl.d.sync += self.out_of_room.eq(1)
+            ctl.next = "TRUST"
+            # In the reverse of KeeperView's order (E W S N), since the last assignment wins.
+            for first, span, at, low, high in ((box.min_y, box.span_y, last.y, N, S),
+                                               (box.min_x, box.span_x, last.x, W, E)):
+                offset = (at - first)[:self._bits]
+                full = span >= size - 3
+                for beyond, side, opposite in ((offset == (1 << self._bits) - 1, low, high),
+                                               (offset == span + 1, high, low)):
+                    with ctl.If(beyond & full & ~cut[side]):
+                        ctl.d.sync += forget.eq(opposite)
+                        ctl.next = "FORGET"
+        self._keep(ctl, "FORGET", {"op": KeeperOp.FORGET, "side": forget}, goto(ctl, "OPPONENT"))
+        with ctl.State("TRUST"):
+            self._include(ctl, last)
+            ctl.next = "WINDOW"
+            # Keep forgotten squares between moves on trust and the tiles the keeper holds
+            # (``KeeperView.side_to_buffer``; the first side in N E S W order wins).
+            d = size // 4
+            ox = (last.x - box.min_x)[:self._bits].as_signed()
+            oy = (last.y - box.min_y)[:self._bits].as_signed()
+            level_x = (ox >= -d) & (ox <= box.span_x + d)
+            level_y = (oy >= -d) & (oy <= box.span_y + d)
+            for side, near, span in (
+                    (W, (ox >= -d) & (ox <= 1) & level_y, box.span_x),
+                    (S, (oy >= box.span_y - 1) & (oy <= box.span_y + d) & level_x, box.span_y),
+                    (E, (ox >= box.span_x - 1) & (ox <= box.span_x + d) & level_y, box.span_x),
+                    (N, (oy >= -d) & (oy <= 1) & level_x, box.span_y)):
+                with ctl.If(cut[side] & near & (span >= d + 2)):
+                    ctl.d.sync += forget.eq(side)
+                    ctl.next = "BUFFER"
+        self._keep(ctl, "BUFFER", {"op": KeeperOp.FORGET, "side": forget}, goto(ctl, "WINDOW"))
 
     def _window_states(self, ctl):
         """Step 2: where the array lies on the keeper's board (``player_window``), and the
         arrays cleared and loaded from the keeper, one square at a time."""
-        W, H, b = self.width, self.height, self._bits
+        cols, rows, b = self.width, self.height, self._bits
         box, last = self._keeper.bbox, self._last
         self._origin_x, self._origin_y = Signal(b), Signal(b)
         self._cut = Signal()
-        i, j = Signal(range(W)), Signal(range(H))
+        i, j = Signal(range(cols)), Signal(range(rows))
 
         def first_square(first, span, focus, n):
             """``_axis`` of the model in the keeper's coordinates (modulo its size)."""
             inner = Const(n, b + 2) - 1 - span       # squares to spare (negative: a cut axis)
-            around = (focus - first)[:b] - (n - 1) // 2      # signed: unsigned minus a constant
+            around = (focus - first)[:b].as_signed() - (n - 1) // 2   # a move taken on trust
+                                                                      # may lie before the box
             low, high = -1, span + 2 - n
             clamped = Mux(around < low, low, Mux(around > high, high, around))
             return Mux(span < n, first - (inner >> 1), first + clamped)[:b]
 
         with ctl.State("WINDOW"):
             ctl.d.sync += [
-                self._origin_x.eq(first_square(box.min_x, box.span_x, last.x, W)),
-                self._origin_y.eq(first_square(box.min_y, box.span_y, last.y, H)),
-                self._cut.eq(~box.empty & ((box.span_x >= W) | (box.span_y >= H))),
+                self._origin_x.eq(first_square(box.min_x, box.span_x, last.x, cols)),
+                self._origin_y.eq(first_square(box.min_y, box.span_y, last.y, rows)),
+                self._cut.eq(~box.empty & ((box.span_x >= cols) | (box.span_y >= rows) |
+                                           self._keeper.cut.any())),
                 i.eq(0), j.eq(0),
             ]
             ctl.next = "LOAD_CLEAR"
@@ -324,10 +395,10 @@ class Player(wiring.Component):
         self._command(ctl, "LOAD_WRITE", {"op": Op.WRITE, "x": i, "y": j,
                                           "tile": self._keeper.rdata}, goto(ctl, "LOAD_NEXT"))
         with ctl.State("LOAD_NEXT"):
-            ctl.d.sync += i.eq(Mux(i == W - 1, 0, i + 1))
-            with ctl.If(i == W - 1):
+            ctl.d.sync += i.eq(Mux(i == cols - 1, 0, i + 1))
+            with ctl.If(i == cols - 1):
                 ctl.d.sync += j.eq(j + 1)
-                with ctl.If(j == H - 1):
+                with ctl.If(j == rows - 1):
                     ctl.next = "THINK"
                 with ctl.Else():
                     ctl.next = "LOAD_READ"
@@ -430,7 +501,7 @@ class Player(wiring.Component):
     def _my_move_states(self, ctl, proto):
         """Step 5: the chosen move tried and committed in the keeper, and sent, encoded
         against the box before it."""
-        box, chosen = self._keeper.bbox, self._chosen
+        box, chosen = self._game, self._chosen
         before_x, before_y = Signal(self._bits), Signal(self._bits)
         before_empty = Signal()
 
@@ -443,6 +514,7 @@ class Player(wiring.Component):
                                  "symbol": chosen.symbol}, goto(ctl, "COMMIT_MINE"))
 
         def after_mine():
+            self._include(ctl, chosen)
             ctl.d.sync += self.game_over.eq(self._won)
             ctl.next = "SEND"
 
@@ -464,7 +536,8 @@ class Player(wiring.Component):
                     ctl.next = "AWAIT"
 
     def _end_states(self, ctl, proto):
-        """The game has outgrown the keeper, or is over: wait for the next game."""
+        """The keeper has no move the player may play (a last resort: every candidate lay on
+        a cut side or beyond the board), or the game is over: wait for the next game."""
         with ctl.State("OUT_OF_ROOM"):
             ctl.d.sync += [self.out_of_room.eq(1), self._counting.eq(0)]
             ctl.next = "GAME_OVER"

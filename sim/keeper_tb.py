@@ -1,14 +1,18 @@
 """cocotb testbench of the board keeper: random games of the reference engine on its torus.
 
 The engine (``fpgatrax.host.rules.position``) is the judge. Each game starts at a random square
-of the keeper's ``size × size`` torus, so games cross its seams; every turn the testbench tries
+of the keeper's coordinates, so games cross the seams of its torus; every turn the testbench tries
 moves the engine refuses (occupied, not adjacent, colours that do not match, three edges of one
 colour, beyond the 8x8 span) and a few legal ones, compares the keeper's flags and bounding box
 with the engine's after each TRY and after each DISCARD, then commits the chosen move (moves
 from ``array_tb``'s choice, which stretches games towards lines and takes wins). Every few
 turns it reads back the tiles and the ring around them. A trial whose tiles would span more
 than ``size - 2`` columns or rows, or that places more tiles than the log holds, must be
-refused with *out_of_room*, and then the game starts again.
+refused with *out_of_room*. When the move that finds no room lies next to a full side, the
+testbench then has the keeper FORGET the far side, as the player does, and tries the move
+again: the box, the cut sides and every square read back must be those of the model of what the
+keeper holds (``KeeperView``), and a trial on the cut side must find no room. Then the game
+starts again.
 
 Parameters (environment): ``KEEPER_SIZE``, ``KEEPER_LOG``, ``KEEPER_VARIANT``, ``KEEPER_MOVES``,
 ``KEEPER_SEED``.
@@ -24,10 +28,12 @@ from cocotb.utils import get_sim_time
 from fpgatrax.host.rules.position import IllegalMove, Position, key_of, tile_symbol, xy_of
 from fpgatrax.host.rules.variant import variant_named
 from fpgatrax.hw.keeper import KeeperFlags, KeeperOp, keeper_bbox_layout, keeper_command_layout
+from fpgatrax.hw.player_model import COORD_BITS, KeeperView
 from fpgatrax.hw.tiles import Symbol
 from fpgatrax.sim.array_tb import REASON_FLAG, Game, expected_flags, play_games, unsigned
 
 PERIOD_NS = 10      # as array_tb's play_games clocks it
+WRAP = 1 << COORD_BITS        # the keeper's coordinates wrap here
 REASONS = {**REASON_FLAG, "span more than": "illegal"}
 
 
@@ -36,8 +42,8 @@ class KeeperDriver:
 
     def __init__(self, dut, size):
         self.dut, self.size = dut, size
-        self.layout = keeper_command_layout(size)
-        self.box_layout = keeper_bbox_layout(size)
+        self.layout = keeper_command_layout()
+        self.box_layout = keeper_bbox_layout()
         self.cycles = collections.defaultdict(list)
 
     async def reset(self):
@@ -48,13 +54,13 @@ class KeeperDriver:
             await RisingEdge(self.dut.clk)
         self.dut.rst.value = 0
 
-    async def command(self, op, x=0, y=0, symbol=Symbol.PLUS):
+    async def command(self, op, x=0, y=0, symbol=Symbol.PLUS, side=0):
         dut = self.dut
         await FallingEdge(dut.clk)
         while not dut.cmd__ready.value:         # after a reset the keeper wipes its RAM first
             await FallingEdge(dut.clk)
         dut.cmd__payload.value = self.layout.const(
-            {"op": op, "x": x % self.size, "y": y % self.size, "symbol": symbol}).as_bits()
+            {"op": op, "x": x % WRAP, "y": y % WRAP, "symbol": symbol, "side": side}).as_bits()
         dut.cmd__valid.value = 1
         start = get_sim_time("ns")
         await RisingEdge(dut.clk)
@@ -77,6 +83,9 @@ class KeeperDriver:
             return None
         return fields["min_x"], fields["min_y"], fields["span_x"], fields["span_y"]
 
+    def cut(self):
+        return {side for side in range(4) if unsigned(self.dut.cut) >> side & 1}
+
 
 class KeeperGame(Game):
     """One engine game mirrored on the keeper's torus at a random offset."""
@@ -87,7 +96,7 @@ class KeeperGame(Game):
 
     def to_array(self, key):
         x, y = xy_of(key)
-        return (x + self.offset[0]) % self.tb.size, (y + self.offset[1]) % self.tb.size
+        return (x + self.offset[0]) % WRAP, (y + self.offset[1]) % WRAP
 
     def in_array(self, key):
         """Squares the keeper is asked about: the tiles' box and the ring around it (what the
@@ -104,15 +113,14 @@ class KeeperGame(Game):
         """The tiles in engine coordinates: the torus has no edge for a track to stop at."""
         return {xy_of(k): t for k, t in pos.tiles.items()}
 
-    def want_box(self, pos):
-        if pos.bbox is None:
+    def want_box(self, box):
+        if box is None:
             return None
-        x0, y0, x1, y1 = pos.bbox
-        size = self.tb.size
-        return (x0 + self.offset[0]) % size, (y0 + self.offset[1]) % size, x1 - x0, y1 - y0
+        x0, y0, x1, y1 = box
+        return (x0 + self.offset[0]) % WRAP, (y0 + self.offset[1]) % WRAP, x1 - x0, y1 - y0
 
-    def check_box(self, pos, what):
-        got, want = self.tb.driver.bbox(), self.want_box(pos)
+    def check_box(self, pos, what, box=None):
+        got, want = self.tb.driver.bbox(), self.want_box(box or pos.bbox)
         if got != want:
             self.fail(f"{what}: bounding box {got} != {want} (min_x, min_y, span_x, span_y)",
                       pos)
@@ -162,15 +170,17 @@ class KeeperGame(Game):
         await self.tb.driver.command(KeeperOp.DISCARD)
         self.check_box(self.pos, f"discard after {what}")
 
-    async def read_back(self):
-        """Every square of the tiles' box and the two rings around it."""
+    async def read_back(self, tiles=None, box=None, ring=2):
+        """Every square of the tiles' box (or ``box``) and ``ring`` rings around it, which must
+        hold the game's tiles (or ``tiles``)."""
         drv = self.tb.driver
-        x0, y0, x1, y1 = self.pos.bbox
-        for y in range(y0 - 2, y1 + 3):
-            for x in range(x0 - 2, x1 + 3):
+        tiles = self.pos.tiles if tiles is None else tiles
+        x0, y0, x1, y1 = box or self.pos.bbox
+        for y in range(y0 - ring, y1 + ring + 1):
+            for x in range(x0 - ring, x1 + ring + 1):
                 key = key_of(x, y)
                 await drv.command(KeeperOp.READ, *self.to_array(key))
-                want = self.pos.tiles.get(key, 0)
+                want = tiles.get(key, 0)
                 if unsigned(self.tb.dut.rdata) != want:
                     self.fail(f"read {self.to_array(key)} gave {unsigned(self.tb.dut.rdata)}, "
                               f"expected {want}")
@@ -201,8 +211,9 @@ class KeeperGame(Game):
             key, tile = move
             text = f"{tile_symbol(tile)} at {xy_of(key)}"
             after = await self.trial(key, tile_symbol(tile), "move")
-            if after is None:          # out of room: the game cannot go on here
+            if after is None:          # out of room: forget, as the player does, and end the game
                 await self.discard("a move out of room")
+                await self.forget(move)
                 break
             await drv.command(KeeperOp.COMMIT)
             self.pos, played = after, played + 1
@@ -213,6 +224,52 @@ class KeeperGame(Game):
         tb.stats["games"] += 1
         tb.left = {self.to_array(key) for key in self.pos.tiles}
         return max(played, 1)
+
+
+    async def forget(self, move):
+        """The player's steps for a move without room, checked against ``KeeperView``: FORGET
+        the far side if the move lies next to a full side, try the move again, commit it if
+        it fits; then the box, the cut sides and the squares must be the model's."""
+        tb, drv = self.tb, self.tb.driver
+        view = KeeperView(self.pos.variant, tb.size, tb.log_depth)
+        for played in self.pos.moves:
+            view.play(played)
+        side = view.side_to_forget(move[0])
+        if side is None:
+            return
+        view.play(move)
+        await drv.command(KeeperOp.FORGET, side=side)
+        tb.stats["forgotten"] += 1
+        x, y = self.to_array(move[0])
+        await drv.command(KeeperOp.TRY, x, y, Symbol.of(tile_symbol(move[1])))
+        if drv.flags()["out_of_room"]:
+            await self.discard_to(view, "a move still out of room")
+        else:
+            await drv.command(KeeperOp.COMMIT)
+        what = f"after forgetting side {'NESW'[side]}"
+        self.check_box(self.pos, what, view.box)
+        if drv.cut() != view.cut:
+            self.fail(f"{what}: cut sides {drv.cut()} != {view.cut}")
+        await self.read_back(view.position.tiles, view.box, ring=1)
+        for key in set(self.pos.tiles) - set(view.position.tiles):     # the forgotten tiles
+            await drv.command(KeeperOp.READ, *self.to_array(key))
+            if unsigned(tb.dut.rdata):
+                self.fail(f"{what}: the forgotten square {xy_of(key)} still holds a tile")
+        # A trial of a square within two of the cut side finds no room, before anything else.
+        for key, tile in view.position.candidates():
+            if view.near_cut(key):
+                await drv.command(KeeperOp.TRY, *self.to_array(key),
+                                  Symbol.of(tile_symbol(tile)))
+                got = {name for name, on in drv.flags().items() if on}
+                if got != {"out_of_room"}:
+                    self.fail(f"{what}: {tile_symbol(tile)} at {xy_of(key)}: flags {got}")
+                tb.stats["refused on the cut side"] += 1
+                await self.discard_to(view, "a trial on the cut side")
+                break
+
+    async def discard_to(self, view, what):
+        await self.tb.driver.command(KeeperOp.DISCARD)
+        self.check_box(self.pos, f"discard after {what}", view.box)
 
 
 class Bench:
@@ -241,7 +298,7 @@ async def random_games(dut):
     needed = ["occupied", "not_adjacent", "mismatch", "illegal", "loop_white", "loop_red",
               "across the seam", "read backs"]
     if variant_named(tb.variant).span_limit is None:       # an 8x8 game never fills 16×16
-        needed.append("out_of_room")
+        needed += ["out_of_room", "forgotten", "refused on the cut side"]
     if tb.variant != "loop":
         needed += ["line_white", "line_red"]
     for name in needed:

@@ -110,12 +110,13 @@ def fail(message, position):
 
 
 async def expect_answer(dut, link, position, model, cycles):
-    """Read the player's move, judge it and compare it with the model's choice; play it.
-    Return False, after checking that the player went silent with ``out_of_room``, when the
-    model has no room for any move either."""
+    """Read the player's move, judge it and compare it with the model's choice, and the
+    ``out_of_room`` light with the model's keeper; play it. Return False, after checking that
+    the player went silent, when the model has no move it may play either."""
     choice = model.choose(position)
     if choice.move is None:
-        await expect_out_of_room(dut, link)
+        await link.silent(2_000_000)
+        assert int(dut.out_of_room.value) == 1 and int(dut.game_over.value) == 1
         return False
     try:
         text = await link.line()
@@ -131,20 +132,14 @@ async def expect_answer(dut, link, position, model, cycles):
     if choice.move != move:
         fail(f"the player answered {text}, the model chooses "
              f"{format_move(position, choice.move)} ({choice.reason})", position)
+    view = model.view(position)
+    if int(dut.out_of_room.value) != bool(view.cut or view.blind):
+        fail(f"out_of_room is {int(dut.out_of_room.value)}; the model's keeper has cut sides "
+             f"{sorted(view.cut)} and took {view.blind} moves on trust", position)
     cycles.append((int(dut.move_cycles.value),
                    board_cycles(choice, (WIDTH, HEIGHT), CYCLES_PER_TRIAL)))
     position.play(move)
     return True
-
-
-async def expect_out_of_room(dut, link):
-    await link.silent(2_000_000)
-    assert int(dut.out_of_room.value) == 1 and int(dut.game_over.value) == 1
-
-
-def beyond_room(position):
-    """The tiles span more than the keeper holds (``BoardKeeper``: ``size - 2``)."""
-    return max(position.size()) > KEEPER - 2
 
 
 async def play_game(dut, link, me, opponent, rng, cycles):
@@ -163,13 +158,10 @@ async def play_game(dut, link, me, opponent, rng, cycles):
             text = format_move(position, move)
             position.play(move)
             await link.send(text.encode() + (b"\r\n" if rng.random() < 0.3 else b"\n"))
-            if beyond_room(position):
-                await expect_out_of_room(dut, link)
-                return position, "out of room"
     await link.silent(2000)                    # nothing after the end of a game
     assert int(dut.game_over.value) == (position.outcome is not None and
                                         position.outcome.winner is not None)
-    assert int(dut.bad_input.value) == 0 and int(dut.out_of_room.value) == 0
+    assert int(dut.bad_input.value) == 0
     o = position.outcome
     return position, ("draw" if o is None or o.winner is None else
                       "won" if o.winner == me else "lost")
@@ -260,25 +252,28 @@ def far_from_window(position, move):
 
 @cocotb.test()
 async def wide_games_are_played_on(dut):
-    """Games that outgrow the array three times over are played on, move for move with the
-    model, until they outgrow the keeper's board: then the player raises ``out_of_room`` and
-    sends nothing more. The testbench widens the tiles at both ends in turn, so that its moves
-    land at least an array's width outside the window the player last searched, with moves
-    that end nothing and leave the player no win at once, starting a new game if the player
-    wins first (or, when no such move is left, with whatever move ends it, which may be a loop
-    or line anywhere). Not run in the 8x8 variant, which cannot widen, nor when the keeper
-    cannot hold three arrays' width."""
+    """Games that outgrow the array three times over, and then the keeper's board, are played
+    on, move for move with the model, whose keeper forgets and takes moves on trust as the
+    player's must (``out_of_room`` lit from the first such move). The testbench widens the
+    tiles at both ends in turn, so that its moves land at least an array's width outside the
+    window the player last searched, with moves that end nothing and leave the player no win at
+    once, starting a new game if the player wins first (or, when no such move is left, with
+    whatever move ends it, which may be a loop or line anywhere), until a game spans a quarter
+    of the keeper's board more than it holds. Not run in the 8x8 variant, which cannot widen,
+    nor when the keeper cannot hold three arrays' width."""
     if variant_named(VARIANT).span_limit is not None or 3 * WIDTH > KEEPER - 2:
         return      # the 8x8 variant cannot widen; a keeper too small to hold three arrays
     link = await start(dut)
     rng = random.Random(int(ENV["seed"]) + 2)
-    cycles, widest, far = [], 0, 0
+    cycles, widest, far, forgot, trusted = [], 0, 0, 0, 0
+    goal = KEEPER - 2 + KEEPER // 4 + 2
     for _ in range(10):
         await link.send(b"-B\n")
         position, model = Position(VARIANT), model_of_player()
         while position.outcome is None:
             if position.to_move == 1:
-                if not await expect_answer(dut, link, position, model, cycles):
+                answered = await expect_answer(dut, link, position, model, cycles)
+                if not answered or position.size()[0] >= goal:
                     break
                 continue
             x0, _, x1, _ = position.bbox if position.tiles else (0, 0, 0, 0)
@@ -297,12 +292,13 @@ async def wide_games_are_played_on(dut):
             position.play(move)
             widest = max(widest, position.size()[0])
             await link.send(text.encode() + b"\n")
-            if beyond_room(position):
-                await expect_out_of_room(dut, link)
-                break
-        if widest >= 3 * WIDTH and beyond_room(position) and far >= 5:
+        view = model.view(position)
+        forgot, trusted = forgot + len(view.cut), trusted + view.blind
+        if widest >= goal and far >= 5 and forgot and trusted:
             dut._log.info(f"widest {widest} columns; {far} moves an array's width outside the "
-                          f"player's last window")
+                          f"player's last window; sides forgotten {forgot}, moves taken on "
+                          f"trust {trusted}")
             return
-    raise AssertionError(f"no game outgrew the keeper (widest {widest} columns, "
-                         f"{far} moves far outside the window)")
+    raise AssertionError(f"no game outgrew the keeper by a quarter (widest {widest} columns, "
+                         f"{far} moves far outside the window, sides forgotten {forgot}, moves "
+                         f"taken on trust {trusted})")

@@ -4,8 +4,9 @@ The board's side is the ``model`` player (``host/match/model.py``): the search's
 which picks the gateware's move for the same position (the gateware's tests hold them equal),
 judged by the board's time, so hundreds of games take minutes instead of days of simulation.
 It plays with a board's settings (``--model board=NAME``, default the ULX3S-85F's), on a window
-of the whole game as the board does, and stops answering only when the game outgrows the
-board keeper's 64×64 board, as the board does (a late forfeit, counted as an *overflow*).
+of the whole game as the board does, and past the board keeper's 64×64 board it forgets and
+takes moves on trust as the board does; it would stop answering only where the board would
+(its keeper left with no move it may play: a late forfeit, counted as an *overflow*).
 
 The opponents are player specs (``--opponent``, repeatable): the software bots, or any engine
 (``cmd:PROGRAM ARGS`` starts one per game; ``tcp:PORT`` waits for one to connect). In-process

@@ -7,8 +7,9 @@ not Python's: an answer takes its trials at the worst cycles per trial of the bo
 (``cycles_per_trial`` in ``hw/search_model.py``), at the board's clock, plus the serial line's
 bytes at the baud rate.
 The board's move is the player's (``hw/player_model.py``: the search on the array's window of
-the game, then the keeper's exact pass); when the keeper has no room for any move the board
-stops answering (``out_of_room``), and so does the model.
+the game, then the keeper's exact pass); past the keeper's board it forgets and takes moves
+on trust as the board does (``KeeperView``), and only if its keeper holds no move it may play
+does the board stop answering, and so does the model.
 
 Specs (``PLAYER_KINDS["model"]`` in ``players.py``):
 
@@ -36,7 +37,13 @@ from fpgatrax.host.link.transport import FunctionTransport
 from fpgatrax.host.rules.errors import UserError
 from fpgatrax.host.rules.position import Move, Position
 from fpgatrax.hw.lanes_model import LanesModel, search_model
-from fpgatrax.hw.player_model import KEEPER_SIZE, PlayerModel, board_cycles, check_keeper_size
+from fpgatrax.hw.player_model import (
+    KEEPER_SIZE,
+    KeeperRefused,
+    PlayerModel,
+    board_cycles,
+    check_keeper_size,
+)
 from fpgatrax.hw.search_model import (
     CYCLES_PER_TRIAL,
     DEFAULT_EXTENSION,
@@ -227,7 +234,8 @@ def loses(position: Position, refuter: SearchModel) -> bool:
 
 
 class _OutOfRoom(Exception):
-    """No legal move the keeper has room for: the board stops answering."""
+    """No legal move the keeper may play, or a move of the game it refuses: the board stops
+    answering."""
 
 
 class _ModelBot:
@@ -247,8 +255,11 @@ class _ModelBot:
             if move is not None:
                 self.spend(0)
                 return move
-        choice = self.player.choose(position)
-        if choice.move is None:
+        try:
+            choice = self.player.choose(position)
+        except KeeperRefused:
+            choice = None
+        if choice is None or choice.move is None:
             self.stats.overflows += 1
             raise _OutOfRoom()
         search = choice.search

@@ -1,19 +1,36 @@
 """The player's move on games larger than its array (``hw/player_model.py``), checked with the
-reference engine on positions from play: the window's placement, the array's view of it, and
-the keeper's promises (always legal, a win whenever one exists anywhere, the search's move
-kept when it is sound, never a loss at once while another move holds, the keeper's room)."""
+reference engine on positions from play: the window's placement, the array's view of it, the
+keeper's promises (always legal, a win whenever one exists anywhere, the search's move kept
+when it is sound, never a loss at once while another move holds, the keeper's room), and games
+that outgrow the keeper's board (what it forgets, the moves it takes on trust, answers still
+legal)."""
 
 import random
 
 import pytest
 from threat_proofs import positions_from_play
 
-from fpgatrax.host.rules.position import Position, xy_of
-from fpgatrax.hw.player_model import PlayerModel, keeper_pass, player_window, window_position
+from fpgatrax.host.bench.room import stretching_move, widening_move
+from fpgatrax.host.rules.position import E, N, Position, S, W, xy_of
+from fpgatrax.hw.player_model import (
+    KeeperView,
+    PlayerModel,
+    keeper_pass,
+    player_window,
+    window_position,
+)
 from fpgatrax.hw.search_model import SearchModel, window_of
 
 POSITIONS = [p for p in positions_from_play(140, seed=15) if p.tiles]
 SIZES = [(6, 6), (8, 5), (20, 20)]
+
+
+def view_of(position, size=64):
+    """What a keeper of ``size`` holds after the moves of ``position``."""
+    view = KeeperView(position.variant, size)
+    for move in position.moves:
+        view.play(move)
+    return view
 
 
 def outcome_of(position, move):
@@ -81,7 +98,7 @@ def test_the_keeper_pass_keeps_its_promises(seed):
         safe = [m for m, o in results.items() if o is None]
         proposal = rng.choice([*legal, *position.candidates(), None])
         before = dict(position.tiles)
-        move, reason, _ = keeper_pass(position, proposal)
+        move, reason, _ = keeper_pass(view_of(position), proposal)
         assert position.tiles == before
         assert move in results, f"{move} is not legal"
         if wins:
@@ -96,23 +113,13 @@ def test_the_keeper_has_no_room_beyond_its_board():
     for position in POSITIONS:
         x0, y0, x1, y1 = position.bbox
         size = max(x1 - x0, y1 - y0) + 3      # the tiles fit, with one more column or row
-        move, _, _ = keeper_pass(position, None, keeper_size=size)
+        move, _, _ = keeper_pass(view_of(position, size), None)
         if move is None:
             continue
         after = position.copy()
         after.play(move)
         ax0, ay0, ax1, ay1 = after.bbox
         assert max(ax1 - ax0, ay1 - ay0) + 1 <= size - 2
-
-
-def stretching_move(position, rng):
-    """A random legal move that ends nothing, most often one that widens the tiles' box."""
-    quiet = [m for m in position.legal_moves() if outcome_of(position, m) is None]
-    if not quiet:
-        return position.legal_moves()[0]
-    x0, y0, x1, y1 = position.bbox
-    wider = [m for m in quiet if not (x0 <= xy_of(m[0])[0] <= x1 and y0 <= xy_of(m[0])[1] <= y1)]
-    return rng.choice(wider if wider and rng.random() < 0.8 else quiet)
 
 
 def test_games_three_arrays_wide_get_a_legal_answer_every_turn():
@@ -139,3 +146,49 @@ def test_games_three_arrays_wide_get_a_legal_answer_every_turn():
             position.play(stretching_move(position, rng))
             widest = max(widest, *position.size())
     assert widest >= 15 and cut >= 50 and wins >= 5
+
+
+def test_a_keeper_that_holds_the_game_holds_it_exactly():
+    for position in POSITIONS:
+        view = view_of(position)
+        assert (view.position.tiles, view.position.outcome, view.box, view.cut, view.blind) == (
+            position.tiles, position.outcome, position.bbox, set(), 0)
+
+
+@pytest.mark.parametrize("stretch", [widening_move, stretching_move],
+                         ids=["east-west", "every-way"])
+def test_past_its_board_the_keeper_holds_part_of_the_game(stretch):
+    """Games stretched to three times a 32×32 keeper's room (both ends in turn, or every way):
+    at every turn the keeper's box lies within the game's and spans no more than the board
+    holds, every tile it holds is the game's, each cut side is one the game reaches beyond, no
+    line is judged once a side is cut,
+    and sides get forgotten and moves taken on trust; and every answer given while the keeper
+    holds exactly the game's tiles inside its box is legal (the blind spot aside: tiles the
+    opponent's forced play put into the kept squares from beyond a cut side)."""
+    rng = random.Random(7)
+    size, exact, forgot, trusted = 32, 0, 0, 0
+    for _ in range(2):
+        position = Position()
+        position.play(position.first_moves()[rng.randrange(2)])
+        player = PlayerModel(SearchModel(max_trials=100, window=(5, 5), depth=1), (5, 5),
+                             keeper_size=size)
+        while position.outcome is None and max(position.size()) < 3 * (size - 2):
+            view = player.view(position)
+            x0, y0, x1, y1 = view.box
+            gx0, gy0, gx1, gy1 = position.bbox
+            assert gx0 <= x0 <= x1 <= gx1 and gy0 <= y0 <= y1 <= gy1
+            assert max(x1 - x0, y1 - y0) <= size - 3
+            beyond = {N: gy0 < y0, E: gx1 > x1, S: gy1 > y1, W: gx0 < x0}
+            assert all(beyond[side] for side in view.cut)
+            if view.cut:
+                assert view.position.variant.line_span is None
+            inside = {k: t for k, t in position.tiles.items()
+                      if x0 <= xy_of(k)[0] <= x1 and y0 <= xy_of(k)[1] <= y1}
+            assert view.position.tiles.items() <= inside.items()     # it only loses tiles
+            choice = player.choose(position)
+            if view.position.tiles == inside and choice.move is not None:
+                assert outcome_of(position, choice.move) != "illegal"
+                exact += 1
+            position.play(stretch(position, rng))
+        forgot, trusted = forgot + len(view.cut), trusted + view.blind
+    assert exact >= 150 and forgot >= 2 and trusted >= 20
