@@ -20,24 +20,27 @@ to, move for move). The player's turn, after the opponent's move (or ``-W``):
    not match, an illegal forced play, in 8x8 a span over 8) the trial is discarded,
    ``bad_input`` lights and the line is ignored, the position intact. Otherwise it is
    committed; if it won the game, the player waits for the next game.
-2. **Window.** Per axis, tiles that fit in the array are centred in it; a wider game gets a
-   window around the opponent's last move, within the tiles' ring (``player_window``). The
+2. **Window.** Per axis, tiles of the keeper's box that fit in the array are centred in it; a
+   wider game gets a window around the opponent's last move, within the box's ring
+   (``player_window``). The
    arrays are cleared and loaded from the keeper, square by square; a window that cuts the game
    runs no line passes (``cut``).
 3. **Search** on the arrays: its move, if it found one, in the keeper's squares.
-4. **Keeper's pass.** Every square of the tiles' box and its ring, each symbol, is tried in the
-   keeper in raster order: the first move that wins is played at once; otherwise the search's
+4. **Keeper's pass.** Every square of the keeper's box and its ring, each symbol, is tried in
+   the keeper in raster order: the first move that wins is played at once; otherwise the search's
    move if the keeper finds it legal and not losing at once (or every legal move loses), else
    the first legal move that does not lose at once, else the first legal move
    (``keeper_pass``).
-5. The move is tried and committed in the keeper, encoded against the box before it, and sent.
+5. The move is tried and committed in the keeper, encoded against the game's box before it,
+   and sent.
 
 If the keeper has no room for the opponent's move (the tiles would span more than ``size - 2``
 columns or rows), the player has it forget the quarter of its board at the far side and tries
 again; a move it still has no room for is taken on trust (``hw/player_model.py``, "Past the
-keeper's board"). Either way ``out_of_room`` lights until the next game, and the player goes
-on answering from what the keeper holds. A new game may arrive at any moment: the search is
-reset, the arrays and the keeper finish any command they are in and are cleared.
+keeper's board"), and from then on so is a move the keeper refuses. Either way ``out_of_room``
+lights until the next game, and the player goes on answering from what the keeper holds. A
+new game may arrive at any moment: the search is reset, the arrays and the keeper finish any
+command they are in and are cleared.
 """
 
 from amaranth.hdl import Const, Module, Mux, ResetInserter, Signal

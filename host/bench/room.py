@@ -7,7 +7,7 @@ stretches to several times a keeper's room, in two ways: at both ends of a row i
 way a game outgrows the board by growing long), or every way at random, and asks the player's
 model for its answer at every turn, with a small search (the keeper, not the search, is
 measured). The bench's own moves are played, not the player's, so that the game keeps
-growing. Per keeper size and way, it prints the turns played, those where the keeper held
+growing. Per keeper size and way, it prints the player's turns, those where the keeper held
 exactly the game's tiles inside its box, the sides forgotten and the moves taken on trust, and
 how the games ended: stretched to the goal, or at the first turn with no answer (*silent*) or
 an illegal one (*illegal*), which the referee would score as a loss.
@@ -82,6 +82,7 @@ def stretch_game(keeper, stretch, rng, goal):
     turns = exact = 0
     end = "stretched"
     while position.outcome is None and max(position.size()) < goal:
+        turns += 1
         view = player.view(position)
         x0, y0, x1, y1 = view.box
         inside = {k: t for k, t in position.tiles.items()
@@ -96,7 +97,6 @@ def stretch_game(keeper, stretch, rng, goal):
         except IllegalMove:
             end = "illegal"
             break
-        turns += 1
         position.play(stretch(position, rng))
     if position.outcome is not None:
         end = "ended"
