@@ -111,7 +111,8 @@ class Board:
     ``clock_mhz`` is the clock the board's PLL is asked for; :attr:`clk_freq` is the one it
     makes. ``pll_pad``: the oscillator's pin is an iCE40 PLL's own input pad, which only
     ``SB_PLL40_PAD`` can take. ``keeper_size`` is the side of the keeper's board, the whole
-    game in block RAM (``hw/keeper.py``).
+    game in block RAM (``hw/keeper.py``); without ``forgetting`` (a device with no room for
+    it), the player stops answering once a game outgrows that board.
     """
     name: str
     title: str
@@ -132,6 +133,7 @@ class Board:
     lanes: int = 1
     pll_pad: bool = False
     keeper_size: int = KEEPER_SIZE
+    forgetting: bool = True
 
     def __post_init__(self):
         if self.variant not in VARIANT_NAMES:
@@ -207,7 +209,8 @@ class BoardTop(Elaboratable):
                              extension=board.extension, max_trials=board.max_trials,
                              tss=board.tss, tss_trials=board.tss_trials,
                              both_colours=board.both_colours, lanes=board.lanes,
-                             variant=board.variant, keeper_size=board.keeper_size)
+                             variant=board.variant, keeper_size=board.keeper_size,
+                             forgetting=board.forgetting)
 
     def elaborate(self, platform):
         m = Module()

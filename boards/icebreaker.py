@@ -29,8 +29,10 @@ BOARDS = [Board(
     # of extension after attacks (5,698 LCs), and without it (5,462). Since the controller's
     # faster trials (2026-12-03), a second ply overfills it too (5,362 LCs; 5,311 without the
     # kept neighbourhood), so it searches one ply and its leaf scan (5,177 LCs). With the
-    # keeper, 6×6 (4,881 LCs).
+    # keeper, 6×6 (4,881 LCs). Forgetting past the keeper's board, with the 8-bit coordinates
+    # it needs, overfills it (6,147 LCs), so this board goes silent past 62 columns instead.
     width=6, height=6, variant="standard", depth=1, evasions=False, extension=0, tss=0,
+    forgetting=False,
     programmer=ICEPROG, clock_mhz=27, pll_pad=True,
     leds=(("led", 1), ("led", 0), ("led", 2), ("led", 3)),
     resources=tuple(ICEBreakerPlatform.break_off_pmod),

@@ -135,7 +135,8 @@ def keeper_bbox_layout(coord_bits=COORD_BITS):
 class BoardKeeper(wiring.Component):
     """The committed position of a game on a ``size × size`` torus of block RAM (``size`` a
     power of two), judged by the rules of ``variant``; a trial places at most ``log_depth``
-    tiles; squares are named by ``coord_bits``-bit coordinates.
+    tiles; squares are named by ``coord_bits``-bit coordinates. Without ``forgetting`` there is
+    no FORGET (and no side is ever cut), for a device with no room for its logic.
 
     Ports
     -----
@@ -153,13 +154,16 @@ class BoardKeeper(wiring.Component):
         The tile the last READ found.
     """
 
-    def __init__(self, size=64, variant="standard", log_depth=256, coord_bits=COORD_BITS):
+    def __init__(self, size=64, variant="standard", log_depth=256, coord_bits=COORD_BITS,
+                 forgetting=True):
         check_keeper_size(size)
         if log_depth < 2:
             raise ValueError("the log holds at least two tiles")
-        if coord_bits <= _bits(size):
-            raise ValueError("the coordinates must be wider than the RAM's address")
+        if coord_bits < _bits(size) + forgetting:
+            raise ValueError("the coordinates must be as wide as the RAM's address, and wider "
+                             "to forget (a square beyond a cut side must not alias one inside)")
         self.size, self.log_depth, self.coord_bits = size, log_depth, coord_bits
+        self.forgetting = forgetting
         self.variant = variant_named(variant)
         super().__init__({
             "cmd": In(stream.Signature(keeper_command_layout(coord_bits))),
@@ -206,14 +210,16 @@ class BoardKeeper(wiring.Component):
                         with m.Case(KeeperOp.COMMIT):
                             m.d.sync += [self._committed.eq(self.bbox), self._length.eq(0)]
                             self._finish(m)
-                        with m.Case(KeeperOp.FORGET):
-                            m.next = "FORGET"
+                        if self.forgetting:
+                            with m.Case(KeeperOp.FORGET):
+                                m.next = "FORGET"
             with m.State("READ"):
                 m.d.sync += self.rdata.eq(read.data)
                 self._finish(m)
             self._clear(m)
             self._discard(m)
-            self._forget(m, cmd)
+            if self.forgetting:
+                self._forget(m, cmd)
             self._try(m, cmd)
         return m
 
@@ -309,17 +315,17 @@ class BoardKeeper(wiring.Component):
                 with m.If(count == d - 1):
                     m.next = "FORGET_DONE"
         with m.State("FORGET_DONE"):
-            for kept in (box, self._committed):
-                with m.Switch(cmd.side):
-                    for side, first, span in ((N, kept.min_y, kept.span_y),
-                                              (E, None, kept.span_x),
-                                              (S, None, kept.span_y),
-                                              (W, kept.min_x, kept.span_x)):
-                        with m.Case(side):
-                            m.d.sync += span.eq(span - d)
-                            if first is not None:
-                                m.d.sync += first.eq(first + d)
+            with m.Switch(cmd.side):
+                for side, first, span in ((N, box.min_y, box.span_y), (E, None, box.span_x),
+                                          (S, None, box.span_y), (W, box.min_x, box.span_x)):
+                    with m.Case(side):
+                        m.d.sync += span.eq(span - d)
+                        if first is not None:
+                            m.d.sync += first.eq(first + d)
             m.d.sync += self.cut.eq(self.cut | (Const(1, 4) << cmd.side))
+            m.next = "FORGET_KEEP"
+        with m.State("FORGET_KEEP"):
+            m.d.sync += self._committed.eq(box)
             self._finish(m)
 
     # -- TRY ------------------------------------------------------------------------------------
@@ -427,7 +433,8 @@ class BoardKeeper(wiring.Component):
             self._grown.append(grown)
             signed = offset.as_signed()       # squares beyond a cut side may lie far out
             blind += [cut[low] & (signed <= 1), cut[high] & (signed >= span - 1)]
-        m.d.sync += self._blind.eq(Cat(blind).any())
+        if self.forgetting:
+            m.d.sync += self._blind.eq(Cat(blind).any())
 
     def _put_next(self, m, tile):
         m.d.sync += self._tile.eq(tile)

@@ -105,6 +105,10 @@ class Player(wiring.Component):
     keeper_size, keeper_log : int
         The keeper's board (squares per side, a power of two) and the tiles a turn may place
         (``BoardKeeper``).
+    forgetting : bool
+        Past the keeper's board, forget and take moves on trust (the default); without it (a
+        device with no room for it), squares are named by the keeper's own coordinates and the
+        player stops answering once a move finds no room.
 
     Ports
     -----
@@ -130,7 +134,7 @@ class Player(wiring.Component):
     def __init__(self, *, width, height, clk_freq, baud=19200, depth=DEFAULT_DEPTH,
                  evasions=True, extension=DEFAULT_EXTENSION, max_trials=0, tss=0, tss_trials=0,
                  both_colours=False, lanes=1, variant="standard", team="FT",
-                 keeper_size=KEEPER_SIZE, keeper_log=KEEPER_LOG):
+                 keeper_size=KEEPER_SIZE, keeper_log=KEEPER_LOG, forgetting=True):
         variant = variant_named(variant)
         limit = variant.span_limit
         if limit is not None and (width < limit or height < limit):
@@ -141,9 +145,13 @@ class Player(wiring.Component):
         # Submodules are made here so that their parameters are checked at once.
         self._rx = UARTReceiver(clk_freq=clk_freq, baud=baud)
         self._tx = UARTTransmitter(clk_freq=clk_freq, baud=baud)
-        self._keeper = BoardKeeper(keeper_size, variant, keeper_log, COORD_BITS)
-        self._bits = COORD_BITS
-        self._protocol = Protocol(team=team, col_bits=COORD_BITS, row_bits=COORD_BITS)
+        self.forgetting = forgetting
+        # Without forgetting, squares are the keeper's torus coordinates; the notation's
+        # numbers reach one more than its side.
+        self._bits = COORD_BITS if forgetting else (keeper_size - 1).bit_length()
+        self._keeper = BoardKeeper(keeper_size, variant, keeper_log, self._bits, forgetting)
+        notation_bits = COORD_BITS if forgetting else keeper_size.bit_length()
+        self._protocol = Protocol(team=team, col_bits=notation_bits, row_bits=notation_bits)
         self._search = SearchLanes(width, height, lanes=lanes, both_colours=both_colours,
                                    depth=depth, evasions=evasions, extension=extension,
                                    max_trials=max_trials, tss=tss, tss_trials=tss_trials,
@@ -207,7 +215,10 @@ class Player(wiring.Component):
             self._won = self._won | flags.line_white | flags.line_red
         self._last = Signal(_keeper_square(self._bits))     # the opponent's last move
         # The game's bounding box, for the notation: the keeper's may have forgotten part of it.
-        self._game = Signal(keeper_bbox_layout(self._bits), init={"empty": 1})
+        self._game = self._keeper.bbox
+        if self.forgetting:
+            self._game = Signal(keeper_bbox_layout(self._bits), init={"empty": 1})
+        self._including, self._including_mine = Signal(), Signal()
 
         # After a reset the array and the keeper may still be finishing a command; they wait.
         with ctl.FSM(init="CLEAR") as fsm:
@@ -227,6 +238,8 @@ class Player(wiring.Component):
             self._scan_states(ctl, proto)
             self._my_move_states(ctl, proto)
             self._end_states(ctl, proto)
+        if self.forgetting:
+            self._game_box(ctl)
         # Registered: an LED's pin may lie far from the FSM.
         ctl.d.sync += self.thinking.eq(~fsm.ongoing("AWAIT") & ~fsm.ongoing("GAME_OVER") &
                                        ~fsm.ongoing("READY"))
@@ -240,13 +253,20 @@ class Player(wiring.Component):
     def _start_counting(self, ctl):
         ctl.d.sync += [self._counting.eq(1), self.move_cycles.eq(0)]
 
-    def _include(self, ctl, square):
-        """Grow the game's box by ``square``, a move's (a move lies in the box or next to it)."""
+    def _include(self, ctl, mine):
+        """Grow the game's box by the opponent's last move, or by the player's (``mine``)."""
+        ctl.d.comb += [self._including.eq(1), self._including_mine.eq(mine)]
+
+    def _game_box(self, ctl):
+        """The game's box, grown by the move ``_include`` names (a move lies in the box or
+        next to it): one copy of the logic for every state that includes a move."""
         box = self._game
-        with ctl.If(box.empty):
+        square = Mux(self._including_mine, self._chosen.as_value(), self._last.as_value())
+        square = data.View(_keeper_square(self._bits), square)
+        with ctl.If(self._including & box.empty):
             ctl.d.sync += [box.min_x.eq(square.x), box.min_y.eq(square.y), box.span_x.eq(0),
                            box.span_y.eq(0), box.empty.eq(0)]
-        with ctl.Else():
+        with ctl.Elif(self._including):
             for first, span, at in ((box.min_x, box.span_x, square.x),
                                     (box.min_y, box.span_y, square.y)):
                 offset = (at - first)[:self._bits]
@@ -285,9 +305,13 @@ class Player(wiring.Component):
 
         def judge_opponent():
             refused = flags.occupied | flags.not_adjacent | flags.mismatch | flags.illegal
-            # Once the keeper has forgotten part of the game, what it refuses may be legal.
-            with ctl.If(flags.out_of_room | (refused & self.out_of_room)):
-                ctl.next = "ROOM_DROP"
+            if self.forgetting:
+                # Once the keeper has forgotten part of the game, what it refuses may be legal.
+                no_room, room = flags.out_of_room | (refused & self.out_of_room), "ROOM_DROP"
+            else:
+                no_room, room = flags.out_of_room, "OUT_OF_ROOM"
+            with ctl.If(no_room):
+                ctl.next = room
             with ctl.Elif(refused):
                 ctl.next = "REFUSE"
             with ctl.Else():
@@ -304,7 +328,7 @@ class Player(wiring.Component):
 
         def after_opponent():
             # COMMIT leaves the flags of the TRY before it.
-            self._include(ctl, last)
+            self._include(ctl, mine=False)
             with ctl.If(self._won):
                 ctl.d.sync += self._counting.eq(0)
                 ctl.next = "GAME_OVER"
@@ -312,7 +336,8 @@ class Player(wiring.Component):
                 ctl.next = "WINDOW"
 
         self._keep(ctl, "COMMIT_OPPONENT", {"op": KeeperOp.COMMIT}, after_opponent)
-        self._room_states(ctl)
+        if self.forgetting:
+            self._room_states(ctl)
 
     def _room_states(self, ctl):
         """The keeper had no room for the opponent's move (or refused it after forgetting):
@@ -338,20 +363,18 @@ class Player(wiring.Component):
                         ctl.next = "FORGET"
         self._keep(ctl, "FORGET", {"op": KeeperOp.FORGET, "side": forget}, goto(ctl, "OPPONENT"))
         with ctl.State("TRUST"):
-            self._include(ctl, last)
+            self._include(ctl, mine=False)
             ctl.next = "WINDOW"
             # Keep forgotten squares between moves on trust and the tiles the keeper holds
             # (``KeeperView.side_to_buffer``; the first side in N E S W order wins).
             d = size // 4
             ox = (last.x - box.min_x)[:self._bits].as_signed()
             oy = (last.y - box.min_y)[:self._bits].as_signed()
-            level_x = (ox >= -d) & (ox <= box.span_x + d)
-            level_y = (oy >= -d) & (oy <= box.span_y + d)
             for side, near, span in (
-                    (W, (ox >= -d) & (ox <= 1) & level_y, box.span_x),
-                    (S, (oy >= box.span_y - 1) & (oy <= box.span_y + d) & level_x, box.span_y),
-                    (E, (ox >= box.span_x - 1) & (ox <= box.span_x + d) & level_y, box.span_x),
-                    (N, (oy >= -d) & (oy <= 1) & level_x, box.span_y)):
+                    (W, (ox >= -d) & (ox <= 1), box.span_x),
+                    (S, (oy >= box.span_y - 1) & (oy <= box.span_y + d), box.span_y),
+                    (E, (ox >= box.span_x - 1) & (ox <= box.span_x + d), box.span_x),
+                    (N, (oy >= -d) & (oy <= 1), box.span_y)):
                 with ctl.If(cut[side] & near & (span >= d + 2)):
                     ctl.d.sync += forget.eq(side)
                     ctl.next = "BUFFER"
@@ -369,8 +392,10 @@ class Player(wiring.Component):
         def first_square(first, span, focus, n):
             """``_axis`` of the model in the keeper's coordinates (modulo its size)."""
             inner = Const(n, b + 2) - 1 - span       # squares to spare (negative: a cut axis)
-            around = (focus - first)[:b].as_signed() - (n - 1) // 2   # a move taken on trust
-                                                                      # may lie before the box
+            offset = (focus - first)[:b]
+            if self.forgetting:     # a move taken on trust may lie before the box
+                offset = offset.as_signed()
+            around = offset - (n - 1) // 2       # signed: unsigned minus a constant
             low, high = -1, span + 2 - n
             clamped = Mux(around < low, low, Mux(around > high, high, around))
             return Mux(span < n, first - (inner >> 1), first + clamped)[:b]
@@ -517,7 +542,7 @@ class Player(wiring.Component):
                                  "symbol": chosen.symbol}, goto(ctl, "COMMIT_MINE"))
 
         def after_mine():
-            self._include(ctl, chosen)
+            self._include(ctl, mine=True)
             ctl.d.sync += self.game_over.eq(self._won)
             ctl.next = "SEND"
 
@@ -539,8 +564,9 @@ class Player(wiring.Component):
                     ctl.next = "AWAIT"
 
     def _end_states(self, ctl, proto):
-        """The keeper has no move the player may play (a last resort: every candidate lay on
-        a cut side or beyond the board), or the game is over: wait for the next game."""
+        """The keeper has no move the player may play (a last resort: every candidate lay near
+        a cut side or beyond the board; without ``forgetting``, the opponent's move found no
+        room), or the game is over: wait for the next game."""
         with ctl.State("OUT_OF_ROOM"):
             ctl.d.sync += [self.out_of_room.eq(1), self._counting.eq(0)]
             ctl.next = "GAME_OVER"

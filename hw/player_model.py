@@ -38,7 +38,9 @@ game's own: forced play of a move taken on trust that runs into the kept squares
 so from the first forgetting on, a move of the opponent's that the keeper finds illegal is
 taken on trust too (the referee is the judge), and the player's answers are legal as far as
 the keeper can see. Should the keeper hold no square the player may play at all, it stops
-answering (in the model's tests it has not).
+answering (``make bench-room`` counts how often each happens). A board with no room for this
+logic builds without it (``forgetting=False``): its player stops answering once a move finds no
+room.
 
 The keeper pass costs its candidates' TRYs, at most ``KEEPER_CYCLES_PER_TRY`` clocks each; the
 model counts them (``PlayerChoice.keeper_trials``) so that the board's time includes them.
@@ -57,8 +59,8 @@ __all__ = ["player_window", "window_position", "keeper_pass", "PlayerModel", "Pl
 #: The keeper's board (squares per side) and log (tiles one turn may place): see docs.
 KEEPER_SIZE, KEEPER_LOG = 64, 256
 #: The bits of the player's square coordinates (and of the notation's column and row numbers):
-#: a game may span 1,000 columns before they wrap.
-COORD_BITS = 10
+#: a game may span 250 columns or rows (a game of 250 moves at least) before they wrap.
+COORD_BITS = 8
 #: Upper bounds, in clocks, for the board's time: a keeper TRY of a fitting move and its
 #: DISCARD; a TRY refused at once (occupied, alone, not fitting) and its DISCARD; loading one
 #: square of the window into the arrays (a keeper READ and an array WRITE).
@@ -85,8 +87,9 @@ class KeeperView:
     keeper's box (x0, y0, x1, y1; None before the first move), ``cut``, the sides (N E S W)
     beyond which it forgot tiles, and ``blind``, the moves taken on trust."""
 
-    def __init__(self, variant, size=KEEPER_SIZE, log=KEEPER_LOG):
-        self.size, self.log = size, log
+    def __init__(self, variant, size=KEEPER_SIZE, log=KEEPER_LOG, forgetting=True):
+        self.size, self.log, self.forgetting = size, log, forgetting
+        self.full = False     # without forgetting: a move found no room, the player is silent
         self.position = Position(variant)
         self.variant = self.position.variant          # the game's (``position`` may lose lines)
         self.box, self.cut, self.blind = None, set(), 0
@@ -131,6 +134,9 @@ class KeeperView:
                     return
                 if pushed:
                     position.undo()
+                    if not self.forgetting:
+                        self.full = True
+                        return
                 elif not (self.cut or self.blind):
                     raise KeeperRefused(f"the keeper refuses {tile_symbol(tile)} at "
                                         f"{xy_of(key)}")
@@ -160,17 +166,16 @@ class KeeperView:
 
     def side_to_buffer(self, key):
         """The cut side to forget further after a move on trust at ``key``: the first (N E S
-        W) that the move lies within two squares of or at most ``size / 4`` beyond, level with
-        the box give or take as much, if the box is wider than that there, so that the forced
-        play of moves the keeper cannot see keeps its distance from the tiles it holds."""
+        W) that the move lies within two squares of or at most ``size / 4`` beyond, if the box
+        is wider than that there, so that the forced play of moves the keeper cannot see keeps
+        its distance from the tiles it holds."""
         x, y = xy_of(key)
         x0, y0, x1, y1 = self.box
         d = self.size // 4
-        level_x, level_y = x0 - d <= x <= x1 + d, y0 - d <= y <= y1 + d
-        for side, near, spans in ((N, y0 - d <= y <= y0 + 1 and level_x, y1 - y0),
-                                  (E, x1 - 1 <= x <= x1 + d and level_y, x1 - x0),
-                                  (S, y1 - 1 <= y <= y1 + d and level_x, y1 - y0),
-                                  (W, x0 - d <= x <= x0 + 1 and level_y, x1 - x0)):
+        for side, near, spans in ((N, y0 - d <= y <= y0 + 1, y1 - y0),
+                                  (E, x1 - 1 <= x <= x1 + d, x1 - x0),
+                                  (S, y1 - 1 <= y <= y1 + d, y1 - y0),
+                                  (W, x0 - d <= x <= x0 + 1, x1 - x0)):
             if side in self.cut and near and spans >= d + 2:
                 return side
         return None
@@ -285,11 +290,13 @@ class PlayerChoice:
 class PlayerModel:
     """The player's move (see the module docstring) with ``search`` (a SearchModel or
     LanesModel with a window of ``size`` = (width, height)) and the keeper's ``keeper_size``
-    and ``keeper_log``."""
+    and ``keeper_log``; without ``forgetting`` (a board with no room for it), the player
+    stops answering once a move of the game finds no room in the keeper (``KeeperView.full``)."""
 
-    def __init__(self, search, size, keeper_size=KEEPER_SIZE, keeper_log=KEEPER_LOG):
+    def __init__(self, search, size, keeper_size=KEEPER_SIZE, keeper_log=KEEPER_LOG,
+                 forgetting=True):
         self.search, self.size = search, size
-        self.keeper_size, self.keeper_log = keeper_size, keeper_log
+        self.keeper_size, self.keeper_log, self.forgetting = keeper_size, keeper_log, forgetting
         self._view, self._replayed = None, []
 
     def view(self, position):
@@ -299,7 +306,7 @@ class PlayerModel:
         if (self._view is None or moves[:len(self._replayed)] != self._replayed or
                 self._view.variant != position.variant):
             self._view, self._replayed = KeeperView(position.variant, self.keeper_size,
-                                                    self.keeper_log), []
+                                                    self.keeper_log, self.forgetting), []
         for move in moves[len(self._replayed):]:
             self._view.play(move)
             self._replayed.append(move)
@@ -307,6 +314,8 @@ class PlayerModel:
 
     def choose(self, position):
         view = self.view(position)
+        if view.full:
+            return PlayerChoice(None, None, None, 0, False)
         held = view.position
         window, cut = player_window(held, self.size, view.box)
         cut = cut or bool(view.cut)

@@ -10,7 +10,8 @@ keeper's squares, its window, its search and the keeper's pass are all checked a
 Parameters come from the simulator's environment (``tests/hw/test_player.py``): ``PLAYER_WIDTH``,
 ``PLAYER_HEIGHT``, ``PLAYER_DEPTH``, ``PLAYER_MAX_TRIALS``, ``PLAYER_VARIANT``,
 ``PLAYER_DIVISOR`` (clocks per bit), ``PLAYER_GAMES``, ``PLAYER_SEED``, ``PLAYER_LANES``
-(default 1) and ``PLAYER_KEEPER`` (the keeper's size, default 64). Cycles per move are
+(default 1), ``PLAYER_KEEPER`` (the keeper's size, default 64) and ``PLAYER_FORGETTING`` (1,
+the default, or 0 for a player that goes silent past the keeper's board). Cycles per move are
 logged, and written as JSON to the file ``PLAYER_REPORT`` names, if it is set, with the clocks
 the model gives the board for each move (``host/bench/player.py`` reads it).
 """
@@ -41,6 +42,7 @@ DEPTH, MAX_TRIALS = int(ENV["depth"]), int(ENV["max_trials"]) or None
 VARIANT = ENV["variant"]
 LANES = int(os.environ.get("PLAYER_LANES", "1"))
 KEEPER = int(os.environ.get("PLAYER_KEEPER", "64"))
+FORGETTING = os.environ.get("PLAYER_FORGETTING", "1") == "1"
 PERIOD = 10                                   # ns per clock
 BIT = int(ENV["divisor"]) * PERIOD            # ns per bit
 ANSWER_TIMEOUT = 20_000_000 * PERIOD          # far more than any search at these trial limits
@@ -49,7 +51,7 @@ ANSWER_TIMEOUT = 20_000_000 * PERIOD          # far more than any search at thes
 def model_of_player():
     """The player's move, in Python."""
     search = search_model(LANES, max_trials=MAX_TRIALS, window=(WIDTH, HEIGHT), depth=DEPTH)
-    return PlayerModel(search, (WIDTH, HEIGHT), keeper_size=KEEPER)
+    return PlayerModel(search, (WIDTH, HEIGHT), keeper_size=KEEPER, forgetting=FORGETTING)
 
 
 class Link:
@@ -254,7 +256,9 @@ def far_from_window(position, move):
 async def wide_games_are_played_on(dut):
     """Games that outgrow the array three times over, and then the keeper's board, are played
     on, move for move with the model, whose keeper forgets and takes moves on trust as the
-    player's must (``out_of_room`` lit from the first such move). The testbench widens the
+    player's must (``out_of_room`` lit from the first such move); without forgetting, the
+    player must fall silent with ``out_of_room`` lit once the game outgrows the keeper's board,
+    and the game ends there. The testbench widens the
     tiles at both ends in turn, so that its moves land at least an array's width outside the
     window the player last searched, with moves that end nothing and leave the player no win at
     once, starting a new game if the player wins first (or, when no such move is left, with
@@ -292,8 +296,15 @@ async def wide_games_are_played_on(dut):
             position.play(move)
             widest = max(widest, position.size()[0])
             await link.send(text.encode() + b"\n")
+            if not FORGETTING and max(position.size()) > KEEPER - 2:
+                await expect_answer(dut, link, position, model, cycles)    # silent
+                break
         view = model.view(position)
         forgot, trusted = forgot + len(view.cut), trusted + view.blind
+        if not FORGETTING and view.full and widest >= 3 * WIDTH and far >= 5:
+            dut._log.info(f"widest {widest} columns; {far} moves far outside the window; "
+                          "silent once the keeper's board was outgrown")
+            return
         if widest >= goal and far >= 5 and forgot and trusted:
             dut._log.info(f"widest {widest} columns; {far} moves an array's width outside the "
                           f"player's last window; sides forgotten {forgot}, moves taken on "

@@ -84,6 +84,7 @@ class ModelSettings:
     cycles_per_trial: int = CYCLES_PER_TRIAL    # the board's array's most (cycles_per_trial)
     lanes: int = 1             # searches at once, each on its own array
     keeper: int = KEEPER_SIZE  # the keeper's board, squares per side (hw/keeper.py)
+    forgetting: bool = True    # past the keeper's board (False: silent there, as the iCEBreaker)
 
     @classmethod
     def of_board(cls, name: str) -> "ModelSettings":
@@ -103,7 +104,7 @@ class ModelSettings:
                    target.clk_freq, board=name, evasions=int(target.evasions),
                    extension=target.extension, tss=target.tss,
                    cycles_per_trial=target.cycles_per_trial, lanes=target.lanes,
-                   keeper=target.keeper_size)
+                   keeper=target.keeper_size, forgetting=target.forgetting)
 
     @property
     def tss_trials(self) -> int:
@@ -244,7 +245,8 @@ class _ModelBot:
     def __init__(self, settings: ModelSettings, stats: SearchStats,
                  spend: Callable[[int], float]) -> None:
         self.player = PlayerModel(settings.search(), (settings.width, settings.height),
-                                  keeper_size=settings.keeper)
+                                  keeper_size=settings.keeper,
+                                  forgetting=settings.forgetting)
         self.settings, self.stats, self.spend = settings, stats, spend
         self.rng = random.Random(settings.seed)
         self._refuter = proof_search()

@@ -145,10 +145,24 @@ class Widener:
         return max(position.legal_moves(), key=score)
 
 
-def test_a_game_outgrowing_the_keeper_goes_unanswered():
-    """A 3×3 array plays on however wide the game grows, until the keeper (16×16: 14 columns)
-    has no room: then the board, and the model, stop answering."""
+def test_a_game_outgrowing_the_keeper_is_played_on():
+    """A 3×3 array plays on however wide the game grows, and past the keeper's room (16×16:
+    14 columns) too, its keeper forgetting the far end (the game is stopped at 50 moves)."""
     session = ModelSession(replace(SMALL, width=3, height=3, keeper=16), variant="loop")
+    model = FunctionTransport("model", session.respond)
+    model.clock = session.clock
+    other = FunctionTransport("widener", BotSession(Widener(), "loop").respond)
+    # The widener is judged by the wall clock, and grows slower with the game.
+    result = play_game(other, model, variant="loop", time_limit=60.0, max_moves=50)
+    assert result.how != "forfeit" and session.stats.overflows == 0
+    assert result.position.size()[0] > 20
+
+
+def test_without_forgetting_a_game_outgrowing_the_keeper_goes_unanswered():
+    """As the iCEBreaker: once the keeper (16×16: 14 columns) has no room for a move, the
+    board, and the model, stop answering."""
+    settings = replace(SMALL, width=3, height=3, keeper=16, forgetting=False)
+    session = ModelSession(settings, variant="loop")
     model = FunctionTransport("model", session.respond)
     model.clock = session.clock
     other = FunctionTransport("widener", BotSession(Widener(), "loop").respond)
