@@ -1,4 +1,4 @@
-"""Subcommands for playing: ``match``, ``tournament``, ``show`` and ``bot``."""
+"""Subcommands for playing: ``match``, ``tournament``, ``relay``, ``show`` and ``bot``."""
 
 import argparse
 import sys
@@ -10,6 +10,7 @@ from fpgatrax.host.link.transport import TcpTransport
 from fpgatrax.host.match.model import ModelSession, parse_settings
 from fpgatrax.host.match.players import SPEC_HELP, PlayerOptions, open_player
 from fpgatrax.host.match.referee import new_record, play_game, record_paths
+from fpgatrax.host.match.relay import RelaySettings, parse_address, relay
 from fpgatrax.host.match.tournament import Progress, format_table, round_robin
 from fpgatrax.host.pictures.svg import render_svg
 from fpgatrax.host.pictures.text import render_text
@@ -50,6 +51,34 @@ def register(subparsers):
                    help="games per pairing and colour (default 2)")
     _add_game_options(p)
     p.set_defaults(run=run_tournament)
+
+    p = subparsers.add_parser(
+        "relay", help="play a local player in games judged by a server elsewhere, over TCP",
+        description="Connect to a referee or competition server at HOST:PORT as a TCP client "
+                    "and relay every protocol line between it and a local PLAYER, game after "
+                    "game; the server is the judge. When the server goes away or cannot be "
+                    "reached, connect again after a pause that doubles from 1 s to 30 s. A "
+                    f"PLAYER is {SPEC_HELP} (not tcp:).",
+        epilog="examples: fpgatrax relay trax.example.org:5000 /dev/ttyUSB0 -T 42; "
+               "fpgatrax relay localhost:5000 sim --games 2")
+    p.add_argument("server", metavar="HOST:PORT", help="the server to connect to")
+    p.add_argument("player", metavar="PLAYER", help="the local player")
+    p.add_argument("-T", "--team", metavar="CODE",
+                   help="answer the server's -T with this team code (default: the player "
+                        "answers it)")
+    p.add_argument("--games", type=_positive, metavar="N",
+                   help="stop after N games (default: relay until interrupted)")
+    p.add_argument("--answer-time", type=_seconds, default=60.0, metavar="S",
+                   help="how long to wait for the player's answer before reporting it "
+                        "(default 60; the server keeps its own time limit)")
+    p.add_argument("--retries", type=_at_least(0), metavar="N",
+                   help="give up after N failed connections in a row (default: never)")
+    p.add_argument("--variant", choices=VARIANT_NAMES, default="standard",
+                   help="rules the games are played by (default standard)")
+    p.add_argument("--baud", type=_positive, default=19200, metavar="B",
+                   help="serial baud rate (default 19200)")
+    _add_bot_options(p)
+    p.set_defaults(run=run_relay)
 
     p = subparsers.add_parser(
         "show", help="draw the position of a game record, as text or SVG",
@@ -110,14 +139,20 @@ def _add_game_options(p):
     _add_bot_options(p)
 
 
-def _positive(text):
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return value
+def _at_least(least):
+    """An argparse type: a whole number of at least ``least``."""
+    def whole_number(text):
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < least:
+            raise argparse.ArgumentTypeError(f"must be at least {least}")
+        return value
+    return whole_number
+
+
+_positive = _at_least(1)
 
 
 def _seconds(text, at_least_zero=False):
@@ -165,6 +200,22 @@ def _open_all(specs, args):
 def _close_all(players):
     for transport in players:
         transport.close()
+
+
+def run_relay(args):
+    address = parse_address(args.server)
+    if args.player.partition(":")[0] == "tcp":
+        raise UserError("the relay's player is local: a tcp: player would wait for a "
+                        "connection of its own")
+    options = PlayerOptions(args.variant, args.baud, args.seed, args.think, args.depth)
+    player = open_player(args.player, options)
+    settings = RelaySettings(team=args.team, games=args.games, variant=args.variant,
+                             answer_time=args.answer_time, retries=args.retries)
+    try:
+        played = relay(address, player, settings, log=lambda text: print(text, flush=True))
+    finally:
+        player.close()
+    print(f"relay: {played} game{'s' if played != 1 else ''} played")
 
 
 def run_match(args):

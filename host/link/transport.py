@@ -9,7 +9,7 @@ answer within a timeout. What carries the bytes differs:
 - ``CommandTransport``: a program run as a child process, spoken to over its stdin/stdout, the
   way most Trax engines run.
 - ``TcpTransport``: the referee listens on a port and the engine connects as a client, as the
-  competition tools do.
+  competition tools do; ``TcpClientTransport`` is the client's end (``fpgatrax relay``).
 - ``FunctionTransport``: a Python callable in this process (the software bots, for speed).
 
 Reading follows ``docs/protocol.md``: lines end in LF, stray CRs and empty lines are ignored, and a
@@ -36,7 +36,7 @@ import serial
 
 __all__ = ["MAX_LINE", "TransportError", "Disconnected", "NoAnswer", "LineTooLong", "Clock",
            "WallClock", "WALL_CLOCK", "Transport", "SerialTransport", "CommandTransport",
-           "TcpTransport", "FunctionTransport"]
+           "TcpTransport", "TcpClientTransport", "FunctionTransport"]
 
 # Longest accepted line, LF excluded: room for any real move (``AA10/`` is 5) with a margin.
 MAX_LINE = 16
@@ -338,37 +338,14 @@ class CommandTransport(Transport):
                 pass
 
 
-class TcpTransport(Transport):
-    """Listens on ``port`` (``host`` "" means every interface) for one engine to connect as a
-    client; the connection then carries the protocol, game after game. Port 0 picks a free port,
-    which ``port`` tells."""
+class _SocketTransport(Transport):
+    """Lines over a connected TCP socket, which ``connect()`` makes."""
 
-    def __init__(self, port: int, host: str = "", accept_timeout: float = ACCEPT_TIMEOUT
-                 ) -> None:
-        super().__init__(f"tcp:{port}")
-        try:
-            self._server: socket.socket | None = socket.create_server((host, port))
-        except OSError as err:
-            raise Disconnected(f"cannot listen on TCP port {port}: {err.strerror}") from None
-        self.port = self._server.getsockname()[1]
-        self._accept_timeout = accept_timeout
-        self._socket: socket.socket | None = None
+    _socket: socket.socket | None = None
 
-    def connect(self) -> None:
-        if self._socket is not None:
-            return
-        if self._server is None:
-            raise Disconnected("the connection closed")
-        self._server.settimeout(self._accept_timeout)
-        try:
-            self._socket, _ = self._server.accept()
-        except TimeoutError:
-            raise Disconnected(f"nobody connected to TCP port {self.port} within "
-                               f"{self._accept_timeout:g} s") from None
-        finally:
-            self._server.close()
-            self._server = None
-        self._socket.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    def _connected(self, sock: socket.socket) -> None:
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self._socket = sock
 
     def _write(self, data: bytes) -> None:
         self.connect()
@@ -393,10 +370,67 @@ class TcpTransport(Transport):
         return data
 
     def close(self) -> None:
-        for sock in (self._server, self._socket):
-            if sock is not None:
-                sock.close()
-        self._server = self._socket = None
+        if self._socket is not None:
+            self._socket.close()
+        self._socket = None
+
+
+class TcpTransport(_SocketTransport):
+    """Listens on ``port`` (``host`` "" means every interface) for one engine to connect as a
+    client; the connection then carries the protocol, game after game. Port 0 picks a free port,
+    which ``port`` tells."""
+
+    def __init__(self, port: int, host: str = "", accept_timeout: float = ACCEPT_TIMEOUT
+                 ) -> None:
+        super().__init__(f"tcp:{port}")
+        try:
+            self._server: socket.socket | None = socket.create_server((host, port))
+        except OSError as err:
+            raise Disconnected(f"cannot listen on TCP port {port}: {err.strerror}") from None
+        self.port = self._server.getsockname()[1]
+        self._accept_timeout = accept_timeout
+
+    def connect(self) -> None:
+        if self._socket is not None:
+            return
+        if self._server is None:
+            raise Disconnected("the connection closed")
+        self._server.settimeout(self._accept_timeout)
+        try:
+            sock, _ = self._server.accept()
+        except TimeoutError:
+            raise Disconnected(f"nobody connected to TCP port {self.port} within "
+                               f"{self._accept_timeout:g} s") from None
+        finally:
+            self._server.close()
+            self._server = None
+        self._connected(sock)
+
+    def close(self) -> None:
+        if self._server is not None:
+            self._server.close()
+        self._server = None
+        super().close()
+
+
+class TcpClientTransport(_SocketTransport):
+    """Connects to a referee or competition server listening at ``host``:``port``, as an
+    engine does; a refused or failed connection raises Disconnected saying why."""
+
+    def __init__(self, host: str, port: int, timeout: float = ACCEPT_TIMEOUT) -> None:
+        super().__init__(f"{host}:{port}")
+        self.host, self.port, self._timeout = host, port, timeout
+
+    def connect(self) -> None:
+        if self._socket is not None:
+            return
+        try:
+            sock = socket.create_connection((self.host, self.port), timeout=self._timeout)
+        except OSError as err:
+            reason = err.strerror or str(err)
+            raise Disconnected(f"cannot connect to {self.name}: {reason}") from None
+        sock.settimeout(None)
+        self._connected(sock)
 
 
 class FunctionTransport(Transport):
