@@ -370,11 +370,13 @@ class Player(wiring.Component):
             d = size // 4
             ox = (last.x - box.min_x)[:self._bits].as_signed()
             oy = (last.y - box.min_y)[:self._bits].as_signed()
+            level_x = (ox >= -d) & (ox <= box.span_x + d)
+            level_y = (oy >= -d) & (oy <= box.span_y + d)
             for side, near, span in (
-                    (W, (ox >= -d) & (ox <= 1), box.span_x),
-                    (S, (oy >= box.span_y - 1) & (oy <= box.span_y + d), box.span_y),
-                    (E, (ox >= box.span_x - 1) & (ox <= box.span_x + d), box.span_x),
-                    (N, (oy >= -d) & (oy <= 1), box.span_y)):
+                    (W, (ox >= -d) & (ox <= 1) & level_y, box.span_x),
+                    (S, (oy >= box.span_y - 1) & (oy <= box.span_y + d) & level_x, box.span_y),
+                    (E, (ox >= box.span_x - 1) & (ox <= box.span_x + d) & level_y, box.span_x),
+                    (N, (oy >= -d) & (oy <= 1) & level_x, box.span_y)):
                 with ctl.If(cut[side] & near & (span >= d + 2)):
                     ctl.d.sync += forget.eq(side)
                     ctl.next = "BUFFER"

@@ -166,16 +166,17 @@ class KeeperView:
 
     def side_to_buffer(self, key):
         """The cut side to forget further after a move on trust at ``key``: the first (N E S
-        W) that the move lies within two squares of or at most ``size / 4`` beyond, if the box
-        is wider than that there, so that the forced play of moves the keeper cannot see keeps
-        its distance from the tiles it holds."""
+        W) that the move lies within two squares of or at most ``size / 4`` beyond, level with
+        the box give or take as much, if the box is wider than that there, so that the forced
+        play of moves the keeper cannot see keeps its distance from the tiles it holds."""
         x, y = xy_of(key)
         x0, y0, x1, y1 = self.box
         d = self.size // 4
-        for side, near, spans in ((N, y0 - d <= y <= y0 + 1, y1 - y0),
-                                  (E, x1 - 1 <= x <= x1 + d, x1 - x0),
-                                  (S, y1 - 1 <= y <= y1 + d, y1 - y0),
-                                  (W, x0 - d <= x <= x0 + 1, x1 - x0)):
+        level_x, level_y = x0 - d <= x <= x1 + d, y0 - d <= y <= y1 + d
+        for side, near, spans in ((N, y0 - d <= y <= y0 + 1 and level_x, y1 - y0),
+                                  (E, x1 - 1 <= x <= x1 + d and level_y, x1 - x0),
+                                  (S, y1 - 1 <= y <= y1 + d and level_x, y1 - y0),
+                                  (W, x0 - d <= x <= x0 + 1 and level_y, x1 - x0)):
             if side in self.cut and near and spans >= d + 2:
                 return side
         return None
