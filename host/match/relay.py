@@ -8,6 +8,10 @@ game: ``-W``/``-B`` start a game (a ``cmd:`` program that exited is started agai
 server's moves go to the player and its answers back. It answers ``-T`` itself when given a
 team code. It follows each game with the reference engine only to know when the player owes an
 answer (none after a move that ends the game) and to report results; the server is the judge.
+A server need not pass on the move that beats the player (the project's referee does not), so
+a game also ends when the next one starts; one cut off by the connection closing does not
+count, and the relay connects again for the rest (a server that closes after beating the
+player in the last game looks the same: ``retries`` ends the wait).
 
 When the server goes away (or cannot be reached), the relay says so and connects again after a
 pause that doubles from ``backoff[0]`` up to ``backoff[1]`` seconds, giving up after
@@ -74,16 +78,18 @@ def relay(address: tuple[str, int], player: Transport, settings: RelaySettings,
     renewed for a game."""
     host, port = address
     first, most = settings.backoff
-    delay, failures, played = first, 0, 0
-    while settings.games is None or played < settings.games:
+    delay, failures = first, 0
+    games = _Games(settings.games)
+    while not games.done():
         server = connect(host, port)
         try:
             server.connect()
             log(f"relay: connected to {host}:{port}")
             delay, failures = first, 0
-            played = _serve(server, player, settings, log, played)
+            _serve(server, player, settings, log, games)
             continue
         except Disconnected as err:
+            games.cut_off(log)
             failures += 1
             if settings.retries is not None and failures > settings.retries:
                 tries = f"{failures} attempt{'s' if failures > 1 else ''}"
@@ -93,15 +99,43 @@ def relay(address: tuple[str, int], player: Transport, settings: RelaySettings,
             server.close()
         sleep(delay)
         delay = min(2 * delay, most)
-    return played
+    return games.started
+
+
+class _Games:
+    """The games started so far, the one going on, and how many the relay is to play."""
+
+    def __init__(self, wanted: int | None) -> None:
+        self.wanted, self.started = wanted, 0
+        self.current: _Game | None = None
+
+    def done(self) -> bool:
+        return self.wanted is not None and self.started >= self.wanted and self.current is None
+
+    def cut_off(self, log: Callable[[str], object]) -> None:
+        """The connection closed: a game going on is not counted."""
+        game = self.current
+        if game is not None and not (game.tracked and game.position.outcome is not None):
+            log(f"relay: game {game.number}: cut off, not counted")
+            self.started -= 1
+        self.current = None
+
+    def over(self, log: Callable[[str], object]) -> None:
+        """The current game is over, seen by the relay or not."""
+        game = self.current
+        if game is not None:
+            if game.tracked and game.position.outcome is not None:
+                log(f"relay: game {game.number}: {game.result()}")
+            else:
+                log(f"relay: game {game.number}: over (its last move did not reach the relay)")
+        self.current = None
 
 
 def _serve(server: Transport, player: Transport, settings: RelaySettings,
-           log: Callable[[str], object], played: int) -> int:
-    """Relay lines on one connection until ``settings.games`` games are played; return the
-    games played so far. Raise Disconnected when the server goes away."""
-    game: _Game | None = None
-    while settings.games is None or played < settings.games:
+           log: Callable[[str], object], games: _Games) -> None:
+    """Relay lines on one connection until the games wanted are played. Raise Disconnected
+    when the server goes away."""
+    while not games.done():
         try:
             line = server.read_line(POLL)
         except NoAnswer:
@@ -115,21 +149,25 @@ def _serve(server: Transport, player: Transport, settings: RelaySettings,
             server.send_line(settings.team)
             continue
         if line in ("-W", "-B"):
-            game = _Game(played + 1, line, settings.variant)
-            log(f"relay: game {game.number}: the player is {COLOUR_NAMES[game.colour]}")
+            games.over(log)
+            if games.wanted is not None and games.started >= games.wanted:
+                return
+            games.started += 1
+            games.current = _Game(games.started, line, settings.variant)
+            log(f"relay: game {games.started}: the player is "
+                f"{COLOUR_NAMES[games.current.colour]}")
             note = _renew(player)
             if note:
                 log(f"relay: {note}")
+        game = games.current
         try:
             _pass_on(server, player, line, game, settings, log)
         except _PlayerGone as err:
             log(f"relay: the player went away ({err}); it is renewed for the next game")
-            game = None
+            games.over(log)
             continue
-        if game is not None and game.position.outcome is not None:
-            log(f"relay: game {game.number}: {game.result()}")
-            played, game = game.number, None
-    return played
+        if game is not None and game.tracked and game.position.outcome is not None:
+            games.over(log)
 
 
 def _renew(player: Transport) -> str | None:
@@ -149,7 +187,9 @@ def _pass_on(server: Transport, player: Transport, line: str, game: "_Game | Non
         player.send_line(line)
     except Disconnected as err:
         raise _PlayerGone(str(err)) from None
-    owed = line in ("-T", "-W") or (game is not None and game.opponent_moved(line))
+    if line == "-B":
+        return
+    owed = line in ("-T", "-W") or (game is None or game.opponent_moved(line))
     if not owed:
         return
     try:
