@@ -5,7 +5,9 @@ The picture covers the tiles in play and the empty ring around them (where moves
 dashed squares), like ``render_text``. Each tile is a ``<g class="tile">`` holding its face and
 two ``<path>`` elements, ``class="white"`` and ``class="red"``: a straight track joins opposite
 edge midpoints, a curved one is a quarter circle around the corner between its two edges. The
-tiles placed by the last turn (forced ones included) are outlined.
+tiles placed by the last turn (forced ones included) are outlined. The loop or line that won
+the game is drawn over a broad gold band: its tiles' track of the winner's colour has the class
+``"white win"`` or ``"red win"``, and a ``<path class="win-band">`` lies under it.
 """
 
 from xml.sax.saxutils import quoteattr
@@ -18,7 +20,7 @@ __all__ = ["render_svg"]
 CELL = 40           # side of a square, in pixels
 MARGIN = 28         # room for the coordinates
 COLOURS = {"face": "#202020", "white": "#f2f2f2", "red": "#d4202a", "empty": "#9a9a9a",
-           "last": "#f0b400", "text": "#333333"}
+           "last": "#f0b400", "text": "#333333", "win": "#ffc400"}
 
 # Midpoints of the four edges (N, E, S, W), in units of a square.
 _MID = ((0.5, 0.0), (1.0, 0.5), (0.5, 1.0), (0.0, 0.5))
@@ -33,6 +35,8 @@ def render_svg(position, cell=CELL):
         x0, y0, columns, rows = bx0, by0, bx1 - bx0 + 1, by1 - by0 + 1
     width, height = MARGIN + (columns + 2) * cell, MARGIN + (rows + 2) * cell
     last = set(position.placed_last())
+    won = position.winning_track()
+    winner = ("white", "red")[position.outcome.winner] if won else None
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
            f'viewBox="0 0 {width} {height}" font-family="sans-serif" '
            f'font-size="{cell * 0.35:.0f}">',
@@ -52,7 +56,8 @@ def render_svg(position, cell=CELL):
                            f'width="{cell - 4}" height="{cell - 4}" fill="none" '
                            f'stroke="{COLOURS["empty"]}" stroke-dasharray="3 3"/>')
                 continue
-            out.append(_tile(tile, left, top, cell, f"{column_name(c)}{r}"))
+            out.append(_tile(tile, left, top, cell, f"{column_name(c)}{r}",
+                             winner if key in won else None))
             if key in last:
                 outlines.append(f'<rect class="last-move" x="{left + 1}" y="{top + 1}" '
                                 f'width="{cell - 2}" height="{cell - 2}" fill="none" '
@@ -67,16 +72,22 @@ def _text(x, y, text, cls):
             f'fill="{COLOURS["text"]}">{text}</text>')
 
 
-def _tile(tile, left, top, cell, name):
+def _tile(tile, left, top, cell, name, winning=None):
     """One tile: its face, then its red and its white track (``tile`` is the white-edge
-    mask; the other two edges are red)."""
+    mask; the other two edges are red); the track of colour ``winning`` over a gold band."""
     parts = [f'<g class="tile" data-square={quoteattr(name)} '
              f'data-symbol={quoteattr(tile_symbol(tile))}>',
              f'<rect class="face" x="{left}" y="{top}" width="{cell}" height="{cell}" '
              f'fill="{COLOURS["face"]}" stroke="#000"/>']
     for colour, edges in (("red", tile ^ 0xF), ("white", tile)):
         a, b = (side for side in range(4) if edges >> side & 1)
-        parts.append(f'<path class="{colour}" d="{_track(a, b, left, top, cell)}" fill="none" '
+        path = _track(a, b, left, top, cell)
+        cls = colour
+        if colour == winning:
+            cls += " win"
+            parts.append(f'<path class="win-band" d="{path}" fill="none" '
+                         f'stroke="{COLOURS["win"]}" stroke-width="{cell / 2.2:.1f}"/>')
+        parts.append(f'<path class="{cls}" d="{path}" fill="none" '
                      f'stroke="{COLOURS[colour]}" stroke-width="{cell / 5:.1f}"/>')
     parts.append("</g>")
     return "".join(parts)

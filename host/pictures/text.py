@@ -3,7 +3,8 @@
 Each square is two characters: the tile's symbol and the colour of its north edge (``w`` or
 ``r``), which together fix the tile's colouring. The empty ring around the tiles, where moves go,
 shows as ``.`` so that every legal square's coordinates can be read off; on a terminal the tiles
-are coloured by that north edge.
+are coloured by that north edge. The tiles of the loop or line that won the game are marked
+``*`` (and drawn in reverse video on a terminal).
 """
 
 from fpgatrax.host.rules.columns import column_name
@@ -12,6 +13,7 @@ from fpgatrax.host.rules.position import key_of, tile_symbol
 __all__ = ["render_text"]
 
 _ANSI = {"w": "\x1b[1;97m", "r": "\x1b[1;91m"}
+_REVERSE = "\x1b[7m"
 _RESET = "\x1b[0m"
 
 
@@ -25,17 +27,21 @@ def render_text(position, ansi=False):
     width = max(2, *(len(c) for c in columns)) + 1
     margin = len(str(y1 - y0 + 2)) + 1
     lines = [" " * margin + "".join(c.ljust(width) for c in columns).rstrip()]
+    won = position.winning_track()
     for r in range(y1 - y0 + 3):
         row = str(r).ljust(margin)
         for c in range(len(columns)):
-            row += _cell(position.tiles.get(key_of(x0 - 1 + c, y0 - 1 + r)), width, ansi)
+            key = key_of(x0 - 1 + c, y0 - 1 + r)
+            row += _cell(position.tiles.get(key), width, ansi, key in won)
         lines.append(row.rstrip())
     return "\n".join(lines)
 
 
-def _cell(tile, width, ansi):
+def _cell(tile, width, ansi, winning):
     if tile is None:
         return ".".ljust(width)
     north = "w" if tile & 1 else "r"
-    text = (tile_symbol(tile) + north).ljust(width)
-    return f"{_ANSI[north]}{text}{_RESET}" if ansi else text
+    text = (tile_symbol(tile) + north + ("*" if winning else "")).ljust(width)
+    if not ansi:
+        return text
+    return f"{_ANSI[north]}{_REVERSE if winning else ''}{text}{_RESET}"

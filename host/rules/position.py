@@ -433,6 +433,19 @@ class Position:
                 k = n
         return ends
 
+    def winning_track(self) -> set[int]:
+        """The squares of the loop or line that won the game (empty while it goes on, after a
+        draw, or when it was not won by a track): the winner's track through a tile of the last
+        turn that makes the outcome's loop or line."""
+        outcome = self.outcome
+        if outcome is None or outcome.winner is None or outcome.how not in ("loop", "line"):
+            return set()
+        for key in self.placed_last():
+            track: set[tuple[int, int]] = set()
+            if self._track_result(key, outcome.winner, track) == outcome.how:
+                return {k for k, _ in track}
+        return set()
+
     def _track_result(self, start: int, colour: int, seen: set[tuple[int, int]]) -> str | None:
         """Follow the ``colour`` track through ``start``: "loop", "line" or None."""
         ends = self.track_ends(start, colour, seen)

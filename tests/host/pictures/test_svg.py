@@ -37,6 +37,12 @@ def edges_joined(path, face):
     return sides
 
 
+def track_of(group, colour):
+    """A tile's ``colour`` track (its class is the colour, then ``win`` on a winning track)."""
+    return next(path for path in group.findall("svg:path", NS)
+                if path.get("class").split()[0] == colour)
+
+
 def label_at(root, cls, axis, centre):
     """The text of the ``cls`` label whose ``axis`` coordinate is nearest ``centre``."""
     labels = root.findall(f"svg:text[@class='{cls}']", NS)
@@ -63,7 +69,7 @@ def test_svg_draws_every_tile_with_its_tracks(variant, seed, moves):
         assert group.get("data-symbol") == tile_symbol(tile)
         face = group.find("svg:rect[@class='face']", NS)
         for colour, mask in (("white", tile), ("red", tile ^ 0xF)):
-            path = group.find(f"svg:path[@class='{colour}']", NS)
+            path = track_of(group, colour)
             assert edges_joined(path, face) == {side for side in range(4) if mask >> side & 1}
         size = float(face.get("width"))
         square = group.get("data-square")
