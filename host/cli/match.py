@@ -11,7 +11,14 @@ from fpgatrax.host.match.model import ModelSession, parse_settings
 from fpgatrax.host.match.players import SPEC_HELP, PlayerOptions, open_player
 from fpgatrax.host.match.referee import new_record, play_game, record_paths
 from fpgatrax.host.match.relay import RelaySettings, parse_address, relay
-from fpgatrax.host.match.tournament import Progress, format_table, round_robin
+from fpgatrax.host.match.tournament import (
+    Entrant,
+    Progress,
+    format_table,
+    parallel_round_robin,
+    round_robin,
+    write_results,
+)
 from fpgatrax.host.pictures.svg import render_svg
 from fpgatrax.host.pictures.text import render_text
 from fpgatrax.host.rules.errors import UserError
@@ -44,11 +51,16 @@ def register(subparsers):
         "tournament", help="round robin between players, with a result table",
         description="Every pair of players meets, each with both colours, N times (--games) "
                     "per colour; then a table gives wins, draws, losses, score, an Elo estimate "
-                    f"and each player's forfeits by reason. A player SPEC is {SPEC_HELP}.")
+                    "with its 95 % interval and each player's forfeits by reason; with "
+                    "--record, the games also go to a CSV file and the table and games to a "
+                    f"JSON file beside the records. A player SPEC is {SPEC_HELP}.")
     p.add_argument("players", nargs="*", metavar="SPEC", default=list(BOTS),
                    help=f"the players (default: {' '.join(BOTS)})")
     p.add_argument("--games", type=_positive, default=2, metavar="N",
                    help="games per pairing and colour (default 2)")
+    p.add_argument("--jobs", type=_positive, default=1, metavar="J",
+                   help="games at once, each in a process of its own that opens its own "
+                        "players (bots, cmd:, model, sim; default 1)")
     _add_game_options(p)
     p.set_defaults(run=run_tournament)
 
@@ -263,13 +275,30 @@ def run_tournament(args):
     if len(set(args.players)) != len(args.players):
         raise UserError("each player may be named once")
     record_path = record_paths(args.record)
-    players = _open_all(args.players, args)
-    try:
-        named = dict(zip(args.players, players, strict=True))
-        table, _ = round_robin(named, args.games, record_path, Progress(), **_game_options(args))
-    finally:
-        _close_all(players)
+    if args.jobs > 1:
+        alone = [s for s in args.players if s.partition(":")[0] not in (*BOTS, "cmd", "model",
+                                                                         "sim")]
+        if alone:
+            raise UserError(f"--jobs needs players that every game can open for itself (bots, "
+                            f"cmd:, model, sim), not {', '.join(alone)}")
+        entrants = [Entrant(spec, spec, _options(args, index))
+                    for index, spec in enumerate(args.players)]
+        table, results = parallel_round_robin(entrants, args.games, args.jobs, record_path,
+                                              Progress(), **_game_options(args))
+    else:
+        players = _open_all(args.players, args)
+        try:
+            named = dict(zip(args.players, players, strict=True))
+            table, results = round_robin(named, args.games, record_path, Progress(),
+                                         **_game_options(args))
+        finally:
+            _close_all(players)
     print(format_table(table))
+    if record_path is not None:
+        first = Path(record_path(1))
+        stem = first.with_name(first.name.removesuffix("-001.txt"))
+        for path in write_results(stem, table, results):
+            print(f"results: {path}")
 
 
 def run_show(args):

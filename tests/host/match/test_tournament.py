@@ -1,13 +1,25 @@
-"""Round robins: the schedule gives every pairing both colours, and the Elo estimate follows
-the Bradley-Terry model."""
+"""Round robins: the schedule gives every pairing both colours, one game at a time or several
+at once, the Elo estimate follows the Bradley-Terry model and its interval the Fisher
+information, and the results go to CSV and JSON."""
 
+import csv
+import json
 import math
 from collections import Counter
 
 import pytest
 
+from fpgatrax.host.cli.main import main
 from fpgatrax.host.match.players import PlayerOptions, open_player
-from fpgatrax.host.match.tournament import elo_ratings, round_robin
+from fpgatrax.host.match.tournament import (
+    ELO_SCALE,
+    Entrant,
+    elo_intervals,
+    elo_ratings,
+    parallel_round_robin,
+    round_robin,
+    write_results,
+)
 
 
 def test_every_pairing_plays_both_colours_and_the_table_adds_up():
@@ -38,3 +50,41 @@ def test_elo_of_a_cycle_is_level():
     games = [("a", "b", 0), ("b", "c", 0), ("c", "a", 0)]
     ratings = elo_ratings(["a", "b", "c"], games)
     assert all(r == pytest.approx(0, abs=0.01) for r in ratings.values())
+
+
+def test_the_elo_interval_of_two_players_follows_the_fisher_information():
+    """4-0 plus the virtual draw: 5 meetings at p = 0.9, information 5 p q = 0.45 on the
+    difference, each rating half of it: 1.96 standard errors of 1 / (2 sqrt(0.45))."""
+    games = [("a", "b", 0), ("b", "a", 1)] * 2
+    ratings = elo_ratings(["a", "b"], games)
+    (low, high) = elo_intervals(["a", "b"], games, ratings)["a"]
+    assert (high - low) / 2 == pytest.approx(1.96 * ELO_SCALE / (2 * math.sqrt(0.45)), rel=1e-3)
+    assert low < ratings["a"] < high
+    # Ten times the games at the same score: the interval about sqrt(10) times narrower.
+    many = [("a", "b", 0)] * 36 + [("a", "b", 1)] * 4
+    narrow = elo_intervals(["a", "b"], many, elo_ratings(["a", "b"], many))["a"]
+    assert 2.5 < (high - low) / (narrow[1] - narrow[0]) < 3.5
+
+
+def test_games_at_once_fill_the_schedule_and_write_their_results(tmp_path):
+    entrants = [Entrant(name, name, PlayerOptions(seed=i, depth=1))
+                for i, name in enumerate(["random", "greedy", "alphabeta"])]
+    table, results = parallel_round_robin(
+        entrants, 1, 2, lambda n: tmp_path / f"run-{n:03d}.txt", time_limit=10.0)
+    names = [e.name for e in entrants]
+    assert [(w, b) for w, b, _ in results] == [(a, b) for a in names for b in names if a != b]
+    assert sum(s.wins + s.draws / 2 for s in table) == len(results)
+    assert len(list(tmp_path.glob("run-*.txt"))) == 6
+    csv_file, json_file = write_results(tmp_path / "run", table, results)
+    with open(csv_file, newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert [(r["white"], r["black"], r["how"]) for r in rows] == \
+        [(w, b, r.how) for w, b, r in results]
+    data = json.loads(json_file.read_text())
+    assert {s["player"]: s["wins"] for s in data["standings"]} == {s.name: s.wins for s in table}
+    assert all(s["elo_95"][0] <= s["elo"] <= s["elo_95"][1] for s in data["standings"])
+
+
+def test_games_at_once_need_players_each_game_can_open(capsys):
+    assert main(["tournament", "random", "tcp:5999", "--jobs", "2"]) == 1
+    assert "--jobs needs players" in capsys.readouterr().err
