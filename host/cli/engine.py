@@ -1,12 +1,14 @@
-"""Subcommands of the reference engine: ``perft`` and ``replay``."""
+"""Subcommands of the reference engine: ``perft``, ``replay`` and ``convert``."""
 
 import sys
 import time
+from pathlib import Path
 
 from fpgatrax.host.pictures.text import render_text
+from fpgatrax.host.rules.errors import UserError
 from fpgatrax.host.rules.perft import perft
 from fpgatrax.host.rules.position import Position
-from fpgatrax.host.rules.record import read_record, replay
+from fpgatrax.host.rules.record import NOTATIONS, read_record, record_text, replay
 from fpgatrax.host.rules.variant import VARIANT_NAMES
 
 __all__ = ["register"]
@@ -33,8 +35,28 @@ def register(subparsers):
                     "unfinished) and on which move; exits 1 on a bad or illegal record.")
     p.add_argument("record", help="the record file")
     p.add_argument("--variant", choices=VARIANT_NAMES, help="override the record's variant")
+    add_notation_option(p)
     p.add_argument("--show", action="store_true", help="print the final position")
     p.set_defaults(run=run_replay)
+
+    p = subparsers.add_parser(
+        "convert", help="write a game record in the other notation (old or new)",
+        description="Replay a game record, checking every move, and write it in the notation "
+                    "of records before 1998 (A1C, B1U, 1AS: docs/notation.md) or in the "
+                    "current one (@0/, B1+), to a file or stdout.")
+    p.add_argument("record", help="the record file")
+    p.add_argument("--to", choices=list(NOTATIONS),
+                   help="the notation to write (default: the one the record is not in)")
+    add_notation_option(p)
+    p.add_argument("--variant", choices=VARIANT_NAMES, help="override the record's variant")
+    p.add_argument("-o", "--output", metavar="FILE", help="write to FILE (default: stdout)")
+    p.set_defaults(run=run_convert)
+
+
+def add_notation_option(p):
+    p.add_argument("--notation", choices=list(NOTATIONS),
+                   help="the notation the record's moves are in (default: its '# notation:' "
+                        "directive, else new)")
 
 
 def _depth(text):
@@ -66,9 +88,23 @@ def run_perft(args):
           file=sys.stderr)
 
 
+def run_convert(args):
+    record = read_record(args.record)
+    game = replay(record, args.variant, args.notation)
+    source = args.notation or record.notation
+    text = record_text(record, game, args.to or ("new" if source == "old" else "old"))
+    if not args.output:
+        sys.stdout.write(text)
+        return
+    try:
+        Path(args.output).write_text(text, encoding="utf-8")
+    except OSError as err:
+        raise UserError(f"cannot write {args.output}: {err.strerror}") from None
+
+
 def run_replay(args):
     record = read_record(args.record)
-    result = replay(record, args.variant)
+    result = replay(record, args.variant, args.notation)
     if record.white or record.black:
         print(f"{record.white} (white) vs {record.black} (black)")
     print(result.summary())

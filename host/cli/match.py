@@ -6,6 +6,7 @@ from pathlib import Path
 
 from fpgatrax.host.bots import BOTS, make_bot
 from fpgatrax.host.bots.session import BotSession, serve
+from fpgatrax.host.cli.engine import add_notation_option
 from fpgatrax.host.link.transport import TcpTransport
 from fpgatrax.host.match.model import ModelSession, parse_settings
 from fpgatrax.host.match.players import SPEC_HELP, PlayerOptions, open_player
@@ -101,6 +102,7 @@ def register(subparsers):
     p.add_argument("--move", type=_positive, metavar="N", help="show the position after move N")
     p.add_argument("--svg", metavar="FILE", help="write an SVG picture to FILE ('-': stdout)")
     p.add_argument("--variant", choices=VARIANT_NAMES, help="override the record's variant")
+    add_notation_option(p)
     p.set_defaults(run=run_show)
 
     p = subparsers.add_parser(
@@ -308,7 +310,7 @@ def run_show(args):
             raise UserError(f"the record has {len(record.moves)} moves, not {args.move}")
         record.moves = record.moves[:args.move]
         record.forfeit = None
-    result = replay(record, args.variant)
+    result = replay(record, args.variant, args.notation)
     if args.svg == "-":
         sys.stdout.write(render_svg(result.position))
         return

@@ -8,10 +8,12 @@ Format (what ``fpgatrax replay`` reads and the referee writes)::
     B2\\   # 0.012 s         <- '#' starts a comment that runs to the end of the line
     # forfeit: black late answer (1.52 s, limit 1 s)
 
-Comments are free text, except two directives: ``# variant: NAME`` and ``# forfeit: COLOUR
-REASON``, the latter recording that a player lost without a legal move (late, malformed, illegal,
-disconnected). CR LF line ends are accepted. The writer flushes and syncs every line, so a match
-that is interrupted still leaves a record that replays up to its last move.
+Comments are free text, except three directives: ``# variant: NAME``, ``# notation: old``
+(the moves are in the notation of records before 1998, ``oldnotation.py``; ``new``, the
+default, is ``notation.py``'s) and ``# forfeit: COLOUR REASON``, the last recording that a
+player lost without a legal move (late, malformed, illegal, disconnected). CR LF line ends
+are accepted. The writer flushes and syncs every line, so a match that is interrupted still
+leaves a record that replays up to its last move.
 """
 
 import os
@@ -21,15 +23,18 @@ from typing import Self
 
 from fpgatrax.host.rules.errors import UserError
 from fpgatrax.host.rules.notation import NotationError, format_move, parse_move
+from fpgatrax.host.rules.oldnotation import format_old_move, parse_old_move
 from fpgatrax.host.rules.position import IllegalMove, Position
 from fpgatrax.host.rules.variant import VARIANT_NAMES, VARIANTS, Variant
 
 __all__ = ["RecordError", "Record", "RecordWriter", "read_record", "parse_record", "replay",
-           "COLOUR_NAMES"]
+           "record_text", "moves_text", "COLOUR_NAMES", "NOTATIONS"]
 
 COLOUR_NAMES = ("white", "black")
+#: The notations a record may be in: each one's (parse, format) of a move on a position.
+NOTATIONS = {"new": (parse_move, format_move), "old": (parse_old_move, format_old_move)}
 _HEADER = re.compile(r"\s*(.*?)\s+vs\.?\s+(.*?)\s*")
-_DIRECTIVE = re.compile(r"\s*(variant|forfeit)\s*:\s*(.*?)\s*", re.IGNORECASE)
+_DIRECTIVE = re.compile(r"\s*(variant|forfeit|notation)\s*:\s*(.*?)\s*", re.IGNORECASE)
 
 
 class RecordError(UserError):
@@ -41,6 +46,7 @@ class Record:
     white: str | None = None
     black: str | None = None
     variant: str = "standard"
+    notation: str = "new"
     moves: list[tuple[str, int]] = field(default_factory=list)   # (text, line number)
     forfeit: tuple[int, str] | None = None                       # (WHITE or RED, reason)
 
@@ -82,6 +88,10 @@ def _apply_directive(record: Record, match: re.Match[str], where: str) -> None:
         if value not in VARIANTS:
             raise RecordError(f"{where}: unknown variant {value!r} ({', '.join(VARIANT_NAMES)})")
         record.variant = value
+    elif kind == "notation":
+        if value.lower() not in NOTATIONS:
+            raise RecordError(f"{where}: the notation is old or new, not {value!r}")
+        record.notation = value.lower()
     else:
         colour, _, reason = value.partition(" ")
         if colour.lower() not in COLOUR_NAMES:
@@ -111,12 +121,15 @@ class Replay:
         return f"{who} wins by {self.how} on move {self.move_number}"
 
 
-def replay(record: Record, variant: str | Variant | None = None) -> Replay:
-    """Play every move of ``record`` on a fresh position, checking each; return a Replay."""
+def replay(record: Record, variant: str | Variant | None = None,
+           notation: str | None = None) -> Replay:
+    """Play every move of ``record`` (in ``notation``, by default the record's) on a fresh
+    position, checking each; return a Replay."""
     position = Position(variant or record.variant)
+    parse, _ = NOTATIONS[notation or record.notation]
     for number, (text, line) in enumerate(record.moves, start=1):
         try:
-            move = parse_move(position, text)
+            move = parse(position, text)
             position.play(move)
         except (NotationError, IllegalMove) as err:
             raise RecordError(f"line {line}, move {number} ({text}): {err}") from None
@@ -167,12 +180,32 @@ class RecordWriter:
         self.close()
 
 
-def moves_text(position: Position) -> list[str]:
-    """The notation of every move of ``position``, in order (a game's record body)."""
+def moves_text(position: Position, notation: str = "new") -> list[str]:
+    """The text of every move of ``position`` in ``notation``, in order (a game's record
+    body)."""
+    _, write = NOTATIONS[notation]
     replayed = Position(position.variant)
     texts = []
     for move in position.moves:
-        texts.append(format_move(replayed, move))
+        texts.append(write(replayed, move))
         replayed.play(move)
     return texts
+
+
+def record_text(record: Record, game: Replay, notation: str) -> str:
+    """``record``, replayed as ``game``, written out again in ``notation``: its header, its
+    variant, its moves ten to a line and its forfeit."""
+    lines = []
+    if record.white or record.black:
+        lines.append(f"{record.white} vs {record.black}")
+    if game.position.variant.name != "standard":
+        lines.append(f"# variant: {game.position.variant}")
+    if notation != "new":
+        lines.append(f"# notation: {notation}")
+    texts = moves_text(game.position, notation)
+    lines += [" ".join(texts[i:i + 10]) for i in range(0, len(texts), 10)]
+    if record.forfeit is not None:
+        colour, reason = record.forfeit
+        lines.append(f"# forfeit: {COLOUR_NAMES[colour]} {reason}".rstrip())
+    return "\n".join(lines) + "\n"
 
