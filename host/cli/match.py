@@ -2,6 +2,7 @@
 
 import argparse
 import sys
+import threading
 from pathlib import Path
 
 from fpgatrax.host.bots import BOTS, make_bot
@@ -45,8 +46,22 @@ def register(subparsers):
     p.add_argument("--games", type=_positive, default=1, metavar="N",
                    help="number of games, colours kept (default 1)")
     p.add_argument("--quiet", action="store_true", help="print moves and results, not boards")
+    p.add_argument("--web", type=_port, nargs="?", const=8000, metavar="PORT",
+                   help="show the games live on a web page at http://127.0.0.1:PORT/ "
+                        "(default port 8000), left up after the match until Ctrl-C")
     _add_game_options(p)
     p.set_defaults(run=run_match)
+
+    p = subparsers.add_parser(
+        "watch", help="show the game records of a folder on a web page, live",
+        description="Serve a web page showing the game records in RECORD-DIR (its *.txt "
+                    "files): the board as an SVG picture, the move list, the players and the "
+                    "result with the winning track, stepping through any game move by move. "
+                    "The folder is read again twice a second, so the page follows a match "
+                    "that writes its records there (match --record DIR) without a reload.")
+    p.add_argument("folder", metavar="RECORD-DIR", help="the folder of records")
+    p.add_argument("--port", type=_port, default=8000, help="the page's port (default 8000)")
+    p.set_defaults(run=run_watch)
 
     p = subparsers.add_parser(
         "tournament", help="round robin between players, with a result table",
@@ -232,18 +247,54 @@ def run_relay(args):
     print(f"relay: {played} game{'s' if played != 1 else ''} played")
 
 
+def _port(text):
+    port = _at_least(0)(text)
+    if port > 65535:
+        raise argparse.ArgumentTypeError("a port is 0 to 65535")
+    return port
+
+
+def _live_view(port):
+    """The live view's games and its running server on ``port``."""
+    try:        # imported on use: aiohttp is the optional fpgatrax[web]
+        from fpgatrax.host.match.live import LiveGames, LiveServer
+    except ModuleNotFoundError as missing:
+        raise UserError(f"the live view is not installed (no module {missing.name!r}): "
+                        "pip install 'fpgatrax[web]'") from None
+    games = LiveGames()
+    server = LiveServer(games, port).start()
+    print(f"live view: {server.url}", flush=True)
+    return games, server
+
+
+def run_watch(args):
+    from fpgatrax.host.match.live import watch_folder
+    folder = Path(args.folder)
+    if not folder.is_dir():
+        raise UserError(f"{folder} is not a folder")
+    games, server = _live_view(args.port)
+    try:
+        watch_folder(folder, games, threading.Event())
+    finally:
+        server.stop()
+
+
 def run_match(args):
     if args.white == args.black and args.white.partition(":")[0] not in (*BOTS, "cmd"):
         raise UserError(f"white and black are the same player {args.white!r}")
     record_path = record_paths(args.record)
+    live, server = _live_view(args.web) if args.web is not None else (None, None)
     players = _open_all([args.white, args.black], args)
     ansi = sys.stdout.isatty()
     tally = {WHITE: 0, RED: 0, None: 0}
+    game = 0
 
     def show(position, colour, text, timing):
         print(f"{len(position.moves)}. {COLOUR_NAMES[colour]} {text}  ({timing})")
         if not args.quiet:
             print(render_text(position, ansi=ansi) + "\n")
+        if live is not None:
+            live.move(game, text, timing)
 
     try:
         for number in range(1, args.games + 1):
@@ -251,11 +302,15 @@ def run_match(args):
                 print(f"game {number} of {args.games}")
             path = record_path(number) if record_path else None
             writer = new_record(path, args.white, args.black, args.variant) if path else None
+            if live is not None:
+                game = live.start(args.white, args.black, args.variant)
             try:
                 result = play_game(*players, record=writer, on_move=show, **_game_options(args))
             finally:
                 if writer is not None:
                     writer.close()
+            if live is not None:
+                live.finish(game, result.summary())
             for colour, note in result.notes.items():
                 print(f"{COLOUR_NAMES[colour]}: {note}")
             for colour, code in result.teams.items():
@@ -269,6 +324,12 @@ def run_match(args):
     if args.games > 1:
         print(f"{args.white} (white) {tally[WHITE]} wins, {args.black} (black) {tally[RED]} "
               f"wins, {tally[None]} drawn or unfinished")
+    if server is not None:
+        print(f"live view: {server.url} stays up until Ctrl-C", flush=True)
+        try:
+            threading.Event().wait()
+        finally:
+            server.stop()
 
 
 def run_tournament(args):

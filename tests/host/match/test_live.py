@@ -1,0 +1,109 @@
+"""The live view in a real headless Chromium (Debian's, which ``.ci/run`` installs; the test
+fails, never skips, without it): the page shows the tiles of a known record, a move appended
+to the record appears without a reload, a finished game shows its result and its winning
+track, and the arrow keys step back through the moves."""
+
+import threading
+import xml.etree.ElementTree as ET
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+from fpgatrax.host.match.live import LiveGames, LiveServer, watch_folder
+from fpgatrax.host.pictures.svg import render_svg
+from fpgatrax.host.rules.record import parse_record, replay
+
+CHROMIUM = "/usr/bin/chromium"
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+NS = {"svg": "http://www.w3.org/2000/svg"}
+# A game that white wins by a loop on move 7 (greedy against random).
+GAME = "greedy vs random\n@0+ B1+ @1\\ D1+ @1/ C0+\n"
+LAST = "B3/"
+
+
+def tiles_of(text):
+    """(square, symbol) of every tile ``show --svg`` draws for the record ``text``."""
+    root = ET.fromstring(render_svg(replay(parse_record(text)).position))
+    return {(g.get("data-square"), g.get("data-symbol"))
+            for g in root.findall("svg:g[@class='tile']", NS)}
+
+
+@pytest.fixture
+def page(tmp_path):
+    record = tmp_path / "game.txt"
+    record.write_text(GAME)
+    games, stop = LiveGames(), threading.Event()
+    server = LiveServer(games, 0).start()
+    watcher = threading.Thread(target=watch_folder, args=(tmp_path, games, stop, 0.1),
+                               daemon=True)
+    watcher.start()
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        try:
+            page = browser.new_page()
+            page.goto(server.url)
+            yield page, record
+        finally:
+            browser.close()
+            stop.set()
+            server.stop()
+
+
+def drawn(page):
+    return {(g.get_attribute("data-square"), g.get_attribute("data-symbol"))
+            for g in page.query_selector_all("#board svg g.tile")}
+
+
+def test_the_page_follows_a_record_as_it_grows(page):
+    page, record = page
+    page.wait_for_function("document.querySelectorAll('#board svg g.tile').length > 0")
+    assert drawn(page) == tiles_of(GAME)
+    assert page.inner_text("#result") == "playing"
+    assert page.inner_text("#players") == "greedy (white) vs random (black)"
+    page.evaluate("window.marker = 1")            # gone if the page reloads
+    record.write_text(GAME.rstrip("\n") + f" {LAST}\n")
+    finished = tiles_of(GAME + LAST)
+    page.wait_for_function(f"document.querySelectorAll('#board svg g.tile').length == "
+                           f"{len(finished)}")
+    assert drawn(page) == finished
+    assert page.evaluate("window.marker") == 1
+    assert page.inner_text("#moves li:last-child") == LAST
+    page.wait_for_function("document.getElementById('result').textContent.includes('wins')")
+    assert page.inner_text("#result") == "white wins by loop"
+    assert page.query_selector_all("#board svg path.win-band")
+
+
+def test_the_arrow_keys_step_through_the_moves(page):
+    page, _ = page
+    page.wait_for_function("document.querySelectorAll('#board svg g.tile').length > 0")
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    before = GAME.split("\n")[1].split()[:4]
+    page.wait_for_function("document.getElementById('at').textContent == 'move 4 of 6'")
+    expected = tiles_of("x vs y\n" + " ".join(before) + "\n")
+    page.wait_for_function(f"document.querySelectorAll('#board svg g.tile').length == "
+                           f"{len(expected)}")
+    assert drawn(page) == expected
+
+
+def test_the_referee_feeds_the_page_its_moves_times_and_result():
+    """What ``match --web`` does: each judged move, with its time, then the result."""
+    from fpgatrax.host.bots import make_bot
+    from fpgatrax.host.bots.session import BotSession
+    from fpgatrax.host.link.transport import FunctionTransport
+    from fpgatrax.host.match.referee import play_game
+    from fpgatrax.host.rules.record import moves_text
+
+    games = LiveGames()
+    number = games.start("greedy", "random")
+    players = [FunctionTransport(n, BotSession(make_bot(n, 5), "standard").respond)
+               for n in ("greedy", "random")]
+    result = play_game(*players, on_move=lambda p, c, text, timing: games.move(number, text,
+                                                                               timing))
+    games.finish(number, result.summary())
+    shown = games.summary()["games"][0]
+    assert [m["text"] for m in shown["moves"]] == moves_text(result.position)
+    assert all(m["time"].endswith(" s") for m in shown["moves"])
+    assert shown["result"] == result.summary()
+    assert games.picture(0, len(result.position.moves)) == render_svg(result.position)
