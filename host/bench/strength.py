@@ -28,9 +28,7 @@ with ``fpgatrax show``.
 """
 
 import argparse
-import contextlib
 import math
-import multiprocessing
 import os
 import shlex
 import sys
@@ -45,6 +43,7 @@ from fpgatrax.host.match.model import ModelSession, ModelSettings, parse_setting
 from fpgatrax.host.match.players import PlayerOptions, open_player
 from fpgatrax.host.match.referee import new_record, play_game, record_paths
 from fpgatrax.host.match.tournament import Progress
+from fpgatrax.host.match.workers import run_unordered
 from fpgatrax.host.rules.errors import UserError
 from fpgatrax.host.rules.position import RED, WHITE
 from fpgatrax.host.rules.variant import VARIANT_NAMES
@@ -142,6 +141,9 @@ def _parser():
                         help="games played at once, one process each (default: one per CPU; "
                              "more than the free CPUs would slow the players that think by "
                              "the clock); 1 for tcp: and serial opponents")
+    parser.add_argument("--cluster", metavar="ADDRESS",
+                        help="play the games on the Dask cluster whose scheduler is at "
+                             "ADDRESS (tcp://HOST:8786; the optional fpgatrax[cluster])")
     parser.add_argument("--variant", choices=VARIANT_NAMES, default="standard")
     parser.add_argument("--seed", type=int, default=2015,
                         help="first seed of the random moves and the bots")
@@ -193,34 +195,33 @@ def main(argv=None):
     progress = Progress()
     start = time.perf_counter()
     jobs = min(jobs, len(schedule))
-    with (multiprocessing.Pool(jobs) if jobs > 1 else contextlib.nullcontext()) as pool:
-        work = [(setup, (*game, record_path(k) if record_path else None))
-                for k, game in enumerate(schedule, 1)]
-        played = (pool.imap_unordered(_play_one, work) if pool
-                  else (_play_one(job) for job in work))
-        progress(0, len(schedule), "")
-        for done, (spec, colour, outcome, stats, forfeit, (how, length)) in enumerate(played,
-                                                                                     1):
-            tally = tallies[spec]
-            tally.ends[outcome, how] += 1
-            tally.moves.append(length)
-            tally.results[colour][outcome] += 1
-            tally.trials += stats.trials
-            tally.depths.update(stats.depths)
-            tally.seconds += stats.seconds
-            tally.overflows += stats.overflows
-            if forfeit:
-                tally.forfeits[forfeit] += 1
-            progress(done, len(schedule), f"model {'white' if colour == WHITE else 'black'} "
-                                          f"vs {spec}: {('won', 'drew', 'lost')[outcome]}")
+    work = [(setup, (*game, record_path(k) if record_path else None))
+            for k, game in enumerate(schedule, 1)]
+    played = run_unordered(_play_one, work, jobs, None if shared else args.cluster)
+    progress(0, len(schedule), "")
+    for done, (spec, colour, outcome, stats, forfeit, (how, length)) in enumerate(played, 1):
+        tally = tallies[spec]
+        tally.ends[outcome, how] += 1
+        tally.moves.append(length)
+        tally.results[colour][outcome] += 1
+        tally.trials += stats.trials
+        tally.depths.update(stats.depths)
+        tally.seconds += stats.seconds
+        tally.overflows += stats.overflows
+        if forfeit:
+            tally.forfeits[forfeit] += 1
+        progress(done, len(schedule), f"model {'white' if colour == WHITE else 'black'} "
+                                      f"vs {spec}: {('won', 'drew', 'lost')[outcome]}")
     seconds = time.perf_counter() - start
 
+    where = (f"the Dask cluster at {args.cluster}" if args.cluster and not shared
+             else f"{jobs} process{'es' if jobs > 1 else ''}")
     notes = [
         f"the hardware search (model) with {settings.describe()}; its first "
         f"{args.random_moves} moves random among those after which the opponent proves no win; "
         f"{games} games per opponent and colour, seed {args.seed}; alphabeta {think:g} s per "
         f"move, other engines {args.time:g} s; {len(schedule)} games in {seconds:.0f} s on "
-        f"{jobs} process{'es' if jobs > 1 else ''}",
+        f"{where}",
         *(_cost_note(spec, tally, settings) for spec, tally in tallies.items()),
     ]
     for note in notes:

@@ -77,6 +77,9 @@ def register(subparsers):
     p.add_argument("--jobs", type=_positive, default=1, metavar="J",
                    help="games at once, each in a process of its own that opens its own "
                         "players (bots, cmd:, model, sim; default 1)")
+    p.add_argument("--cluster", metavar="ADDRESS",
+                   help="play the games on the Dask cluster whose scheduler is at ADDRESS "
+                        "(tcp://HOST:8786; the optional fpgatrax[cluster]), as --jobs does")
     _add_game_options(p)
     p.set_defaults(run=run_tournament)
 
@@ -338,7 +341,7 @@ def run_tournament(args):
     if len(set(args.players)) != len(args.players):
         raise UserError("each player may be named once")
     record_path = record_paths(args.record)
-    if args.jobs > 1:
+    if args.jobs > 1 or args.cluster:
         alone = [s for s in args.players if s.partition(":")[0] not in (*BOTS, "cmd", "model",
                                                                          "sim")]
         if alone:
@@ -347,7 +350,7 @@ def run_tournament(args):
         entrants = [Entrant(spec, spec, _options(args, index))
                     for index, spec in enumerate(args.players)]
         table, results = parallel_round_robin(entrants, args.games, args.jobs, record_path,
-                                              Progress(), **_game_options(args))
+                                              Progress(), args.cluster, **_game_options(args))
     else:
         players = _open_all(args.players, args)
         try:

@@ -17,7 +17,6 @@ import csv
 import itertools
 import json
 import math
-import multiprocessing
 import os
 import sys
 from collections import Counter
@@ -29,6 +28,7 @@ from typing import Any, TextIO
 from fpgatrax.host.link.transport import Transport
 from fpgatrax.host.match.players import PlayerOptions, open_player
 from fpgatrax.host.match.referee import FORFEIT_KINDS, GameResult, new_record, play_game
+from fpgatrax.host.match.workers import run_unordered
 from fpgatrax.host.rules.position import RED, WHITE
 from fpgatrax.host.rules.record import COLOUR_NAMES
 
@@ -92,11 +92,12 @@ class Entrant:
 def parallel_round_robin(entrants: Sequence[Entrant], games: int, jobs: int,
                          record_path: Callable[[int], str | os.PathLike[str]] | None = None,
                          progress: Callable[[int, int, str], object] | None = None,
-                         **game_options: Any
+                         cluster: str | None = None, **game_options: Any
                          ) -> tuple[list[Standing], list[tuple[str, str, GameResult]]]:
-    """``round_robin`` in ``jobs`` processes, each game opening its own two players (so a
-    program is started afresh for every game) and closing them after it. The same schedule,
-    record files and results, in the schedule's order."""
+    """``round_robin`` in ``jobs`` processes (or on the Dask cluster at ``cluster``:
+    ``workers.py``), each game opening its own two players (so a program is started afresh
+    for every game) and closing them after it. The same schedule, record files and results,
+    in the schedule's order."""
     by_name = {entrant.name: entrant for entrant in entrants}
     schedule = _schedule(list(by_name), games)
     work = [(number, by_name[white], by_name[black],
@@ -104,13 +105,12 @@ def parallel_round_robin(entrants: Sequence[Entrant], games: int, jobs: int,
             for number, (white, black) in enumerate(schedule, start=1)]
     finished: dict[int, tuple[str, str, GameResult]] = {}
     if progress is not None:
-        progress(0, len(work), f"{jobs} games at once")
-    with multiprocessing.Pool(min(jobs, len(work))) as pool:
-        for number, result in pool.imap_unordered(_play_entrants, work):
-            white, black = schedule[number - 1]
-            finished[number] = (white, black, result)
-            if progress is not None:
-                progress(len(finished), len(work), f"{white} vs {black}: {result.how}")
+        progress(0, len(work), f"on {cluster}" if cluster else f"{jobs} games at once")
+    for number, result in run_unordered(_play_entrants, work, jobs, cluster):
+        white, black = schedule[number - 1]
+        finished[number] = (white, black, result)
+        if progress is not None:
+            progress(len(finished), len(work), f"{white} vs {black}: {result.how}")
     results = [finished[number] for number in sorted(finished)]
     return _table(list(by_name), results), results
 
