@@ -5,6 +5,7 @@ track, and the arrow keys step back through the moves."""
 
 import threading
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import sync_playwright
@@ -31,6 +32,9 @@ def tiles_of(text):
 
 @pytest.fixture
 def page(tmp_path):
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"the live view's test needs Debian's Chromium at {CHROMIUM}: apt-get "
+                    "install chromium (.ci/run does)")
     record = tmp_path / "game.txt"
     record.write_text(GAME)
     games, stop = LiveGames(), threading.Event()
