@@ -123,7 +123,7 @@ class Player(wiring.Component):
         opponent's move was illegal (and ignored).
     out_of_room : Out(1)
         The game has outgrown the keeper's board, which has forgotten part of it or taken a
-        move on trust; the player goes on answering.
+        move on trust; the player goes on answering (without ``forgetting``: it has stopped).
     game_over : Out(1)
         The game was won (by either side); the player waits for ``-W``/``-B``.
     move_cycles : Out(32)
