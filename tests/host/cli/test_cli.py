@@ -1,6 +1,7 @@
 """The playing subcommands end to end: match, tournament, show and bot, through ``cli.main`` and
 as a real ``fpgatrax bot`` process, checked against the reference engine's replay."""
 
+import json
 import shlex
 import subprocess
 import sys
@@ -66,12 +67,18 @@ def test_tournament_table(capsys, tmp_path):
     lines = out.splitlines()
     assert lines[0].startswith("player") and "illegal" in lines[0]
     rows = {line.split()[0]: line.split() for line in lines[1:]}
-    records = [read_record(path) for path in tmp_path.iterdir()]
+    records = [read_record(path) for path in sorted(tmp_path.glob("*.txt"))]
     assert len(records) == 2
     for name in ("random", "greedy"):
         wins = sum(replay(r).winner == (0 if r.white == name else 1) for r in records)
         assert rows[name][1:3] == ["2", str(wins)]
     assert "game 2/2" in err                      # progress, as lines when not on a terminal
+    # Beside the records: a CSV row per game and the table as JSON, named as the records.
+    (table,), (games,) = tmp_path.glob("*-standings.json"), tmp_path.glob("*-results.csv")
+    assert table.name.removesuffix("-standings.json") == games.name.removesuffix("-results.csv")
+    assert len(games.read_text().splitlines()) == 1 + len(records)
+    assert {s["player"] for s in json.loads(table.read_text())["standings"]} == {"random",
+                                                                                  "greedy"}
 
 
 def test_show_text_svg_and_move(capsys, tmp_path):
