@@ -234,3 +234,21 @@ def test_player_specs_open_the_right_transports():
         assert isinstance(tcp, TcpTransport) and tcp.port > 0
     with open_player(f"cmd:{shlex.quote(sys.executable)} -c pass") as program:
         assert isinstance(program, CommandTransport)
+
+
+def test_a_line_of_exactly_the_cap_is_read_whole_and_can_arrive_in_pieces():
+    """MAX_LINE bytes and its LF make a line; MAX_LINE bytes whose LF is still on its way are a
+    line being read, not an overlong one; one byte more is refused, either way."""
+    exact = "A" * (MAX_LINE - 2) + "1+"
+    code = (f"import sys, time\nsys.stdout.write({exact!r}); sys.stdout.flush()\n"
+            "time.sleep(0.3)\nprint(flush=True)\ntime.sleep(30)")
+    with child(code) as player:
+        assert player.read_line(10) == exact
+    code = f"import sys, time\nprint({exact!r}, flush=True)\ntime.sleep(30)"
+    with child(code) as player:
+        assert player.read_line(10) == exact
+    code = (f"import sys, time\nsys.stdout.write('A' * {MAX_LINE + 1}); sys.stdout.flush()\n"
+            "time.sleep(30)")
+    with child(code) as player:
+        with pytest.raises(LineTooLong):
+            player.read_line(10)

@@ -15,7 +15,12 @@ import scripted_player as scripted
 
 from fpgatrax.host.bots import make_bot
 from fpgatrax.host.bots.session import BotSession
-from fpgatrax.host.link.transport import FunctionTransport, SerialTransport, TcpTransport
+from fpgatrax.host.link.transport import (
+    Disconnected,
+    FunctionTransport,
+    SerialTransport,
+    TcpTransport,
+)
 from fpgatrax.host.match.players import PlayerOptions, open_player
 from fpgatrax.host.match.referee import new_record, play_game
 from fpgatrax.host.rules.notation import NotationError, format_move, parse_move, parse_text
@@ -403,3 +408,36 @@ def test_a_player_is_judged_by_its_own_clock(tmp_path):
     assert (result.forfeit, result.winner) == ("late", RED)
     assert "5.000 s simulated" in result.reason
     assert_record_matches(result, replayed)
+
+
+@pytest.mark.parametrize(("step", "late"), [(0.5, False), (0.5 + 2 ** -20, True)])
+def test_an_answer_exactly_at_the_limit_is_in_time(step, late):
+    """Every answer of white takes ``step`` seconds by its own clock, the limit is 0.5 s: at
+    the limit exactly the game goes on, a hair over it is late."""
+    white = FunctionTransport("greedy", BotSession(make_bot("greedy", 1), "standard").respond)
+    white.clock = SteppingClock(step)
+    black = open_player("random", PlayerOptions(seed=2))
+    result = play_game(white, black, time_limit=0.5, max_moves=6)
+    if late:
+        assert (result.forfeit, result.winner) == ("late", RED)
+    else:
+        assert result.how == "unfinished" and result.forfeit is None
+
+
+class DeadLink(FunctionTransport):
+    """A player whose link is already gone when the referee first writes to it."""
+
+    def __init__(self):
+        super().__init__("dead", lambda line: None)
+
+    def send_line(self, text):
+        raise Disconnected("the link is dead")
+
+
+def test_black_dead_at_its_first_line_forfeits_and_white_wins():
+    """The -B to black is black's to answer for: a dead link there is black's forfeit."""
+    white = open_player("random", PlayerOptions(seed=3))
+    result = play_game(white, DeadLink(), time_limit=1.0)
+    assert (result.forfeit, result.winner) == ("disconnected", WHITE)
+    result = play_game(DeadLink(), open_player("random"), time_limit=1.0)
+    assert (result.forfeit, result.winner) == ("disconnected", RED)
