@@ -6,8 +6,9 @@ and the trial limit honoured."""
 import pytest
 from threat_proofs import positions_from_play, proof_by
 
-from fpgatrax.host.rules.position import tile_symbol
+from fpgatrax.host.rules.position import SYMBOL_TILES, Position, key_of, tile_symbol
 from fpgatrax.hw.search_model import (
+    DEFAULT_DEPTH,
     DEFAULT_EXTENSION,
     LEAF_LIMIT,
     MAX_COUNT,
@@ -17,6 +18,7 @@ from fpgatrax.hw.search_model import (
     candidates_in_order,
     makes_threat,
     threat_pair,
+    window_of,
 )
 
 
@@ -165,3 +167,34 @@ def test_threat_space_search_plays_the_first_proven_win():
             proofs += 1
             assert (choice.reason, choice.move) == ("threat", proven)
     assert proofs >= 2       # the positions hold proofs to find
+
+
+def test_a_search_starts_afresh_after_another():
+    """A model that has searched before chooses, with the same trials, as a new one: nothing
+    (killer moves above all) carries over from one search to the next."""
+    positions = positions_from_play(30, 9)[4::3]
+    used = SearchModel(600, depth=2)
+    for before, position in zip(positions, positions[1:], strict=False):
+        used.choose(before)
+        assert used.choose(position) == SearchModel(600, depth=2).choose(position)
+
+
+def test_the_window_centres_the_tiles_with_the_odd_square_after_them():
+    """Tiles over 3 columns and 2 rows in a 6×5 array: 3 squares to spare each way, 1 before
+    the tiles and 2 after (the gateware's WINDOW halves the same way, rounding down)."""
+    tile = SYMBOL_TILES["+"][0]
+    position = Position.of_tiles({key_of(0, 0): tile, key_of(2, 1): tile}, [])
+    assert window_of(position, (6, 5)) == (-1, -1, 4, 3)
+    assert window_of(position, (7, 4)) == (-2, -1, 4, 2)
+
+
+def test_no_leaf_reaches_a_win_the_search_can_see():
+    """A leaf's value is capped below the value of any win the negamax can find (a win at ply
+    p is worth WIN - p, and the deepest ply is the depth plus the extension), so a found win
+    always outranks a leaf."""
+    deepest = max(DEFAULT_DEPTH, 3) + DEFAULT_EXTENSION
+    assert LEAF_LIMIT < WIN - deepest
+    for position in positions_from_play(20, 13)[3::4]:
+        choice = SearchModel(depth=1, extension=0).choose(position)
+        if choice.reason == "best":
+            assert abs(choice.value) <= LEAF_LIMIT
