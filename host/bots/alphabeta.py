@@ -30,19 +30,20 @@ class AlphaBetaBot(RandomBot):
     spent (0: no limit) or ``depth`` plies are searched; the best move of the deepest finished
     search is played. The root moves are shuffled by the seed, so that equal moves are chosen
     among at random, then sorted by their scores after each depth so that the next search
-    prunes more; deeper down, a move that refuted a sibling (a killer) is tried first."""
+    prunes more; deeper down, a move that refuted a sibling (a killer) is tried first. ``clock``
+    (seconds, ``time.perf_counter`` by default) is what the thinking time is measured by."""
 
-    def __init__(self, seed=None, think=None, depth=None):
+    def __init__(self, seed=None, think=None, depth=None, clock=time.perf_counter):
         super().__init__(seed)
         think = DEFAULT_THINK if think is None else think
-        self.think = think
+        self.think, self.clock = think, clock
         self.max_depth = depth or 64
         self.depths = Counter()   # how often each depth was the deepest finished search
 
     def choose(self, position):
         moves = position.legal_moves()
         self.rng.shuffle(moves)
-        self._deadline = time.perf_counter() + self.think if self.think else None
+        self._deadline = self.clock() + self.think if self.think else None
         self._killers = {}
         reached = 0
         for depth in range(1, self.max_depth + 1):
@@ -81,7 +82,7 @@ class AlphaBetaBot(RandomBot):
             position.undo()
 
     def _negamax(self, position, depth, alpha, beta, ply):
-        if self._deadline is not None and time.perf_counter() > self._deadline:
+        if self._deadline is not None and self.clock() > self._deadline:
             raise _OutOfTime
         moves = position.legal_moves()
         killer = self._killers.get(ply)

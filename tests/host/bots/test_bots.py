@@ -8,7 +8,7 @@ import random
 import pytest
 
 from fpgatrax.host.bots import BOTS, make_bot
-from fpgatrax.host.bots.alphabeta import tracks
+from fpgatrax.host.bots.alphabeta import AlphaBetaBot, tracks
 from fpgatrax.host.bots.session import BotSession, serve
 from fpgatrax.host.rules.notation import format_move, parse_move
 from fpgatrax.host.rules.position import RED, WHITE, Position
@@ -159,3 +159,25 @@ def test_serve_answers_lines_and_reports_bad_ones(capsys):
     Position().play(parse_move(Position(), lines[1]))
     assert len(lines) == 2
     assert "ignoring 'B2/'" in capsys.readouterr().err
+
+
+def test_alphabeta_out_of_time_plays_its_deepest_finished_search():
+    """Thinking time by an injected clock: one that never moves lets every search finish, as
+    with no time limit; one that jumps past the thinking time after twenty reads cuts
+    the searches short, and the bot still plays a legal move of a finished depth."""
+    def jumping_clock():
+        reads = iter(range(10 ** 9))
+        return lambda: 0.0 if next(reads) < 20 else 1e9
+
+    unlimited = AlphaBetaBot(seed=1, think=0, depth=3)
+    frozen = AlphaBetaBot(seed=1, think=1.0, depth=3, clock=lambda: 0.0)
+    jumping = AlphaBetaBot(seed=1, think=1.0, depth=3)
+    for position in random_positions("standard", 4, 8):
+        # Copies: a search leaves the position's candidates in another order, which the
+        # seeded shuffle then makes a different one.
+        assert frozen.choose(position.copy()) == unlimited.choose(position.copy())
+        jumping.clock = jumping_clock()
+        assert jumping.choose(position) in position.legal_moves()
+    assert frozen.depths == unlimited.depths
+    assert sum(d * n for d, n in jumping.depths.items()) < \
+        sum(d * n for d, n in unlimited.depths.items())
