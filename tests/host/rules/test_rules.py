@@ -92,8 +92,10 @@ def test_three_edges_of_one_colour_make_the_turn_illegal():
     # Find, with the naive oracle, fitting moves whose forced play is illegal; the engine must
     # refuse each with the rule's reason and leave the position untouched.
     rng = random.Random("three-edges")
-    found = 0
+    found = games = 0
     while found < 20:
+        games += 1
+        assert games <= 200, f"only {found} illegal forced plays in 200 games"
         board, position = {}, Position()
         for _ in range(40):
             fitting = naive.candidate_moves(board)
