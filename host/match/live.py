@@ -22,9 +22,9 @@ from aiohttp import web
 
 from fpgatrax.host.pictures.svg import render_svg
 from fpgatrax.host.rules.errors import UserError
-from fpgatrax.host.rules.notation import NotationError
+from fpgatrax.host.rules.notation import NotationError, parse_move
 from fpgatrax.host.rules.position import IllegalMove, Position
-from fpgatrax.host.rules.record import NOTATIONS, RecordError, read_record
+from fpgatrax.host.rules.record import NOTATIONS, RecordError, read_record, replay
 
 __all__ = ["LiveGame", "LiveGames", "LiveServer", "watch_folder"]
 
@@ -44,9 +44,8 @@ class LiveGame:
     def position(self, upto: int | None = None) -> Position:
         """The position after ``upto`` moves (all by default)."""
         position = Position(self.variant)
-        parse, _ = NOTATIONS["new"]
         for text, _ in self.moves[:upto]:
-            position.play(parse(position, text))
+            position.play(parse_move(position, text))
         return position
 
     def summary(self, number: int) -> dict[str, object]:
@@ -250,10 +249,6 @@ def _record_game(path: Path) -> LiveGame:
         except (NotationError, IllegalMove) as err:
             game.result = f"stopped at {text}: {err}"
             return game
-    if position.outcome is not None:
-        o = position.outcome
-        who = ("white", "black")[o.winner] if o.winner is not None else None
-        game.result = f"{who} wins by {o.how}" if who else "draw"
-    elif record.forfeit is not None:
-        game.result = f"{('black', 'white')[record.forfeit[0]]} wins by forfeit"
+    if position.outcome is not None or record.forfeit is not None:
+        game.result = replay(record).summary()       # the words of `fpgatrax replay`
     return game

@@ -74,7 +74,7 @@ def test_the_page_follows_a_record_as_it_grows(page):
     assert page.evaluate("window.marker") == 1
     assert page.inner_text("#moves li:last-child") == LAST
     page.wait_for_function("document.getElementById('result').textContent.includes('wins')")
-    assert page.inner_text("#result") == "white wins by loop"
+    assert page.inner_text("#result") == "white wins by loop on move 7"
     assert page.query_selector_all("#board svg path.win-band")
 
 

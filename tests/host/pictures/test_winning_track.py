@@ -59,7 +59,7 @@ def test_the_winning_track_is_the_winners_whole_loop_or_line(variant, how):
             assert len(ends) == 2 and sides in ({0, 2}, {1, 3})
 
 
-def test_a_game_going_on_or_drawn_has_no_winning_track():
+def test_a_game_going_on_has_no_winning_track():
     position = Position()
     position.play(position.first_moves()[0])
     assert position.winning_track() == set()
