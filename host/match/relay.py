@@ -115,7 +115,7 @@ class _Games:
     def cut_off(self, log: Callable[[str], object]) -> None:
         """The connection closed: a game going on is not counted."""
         game = self.current
-        if game is not None and not (game.tracked and game.position.outcome is not None):
+        if game is not None and not game.finished:
             log(f"relay: game {game.number}: cut off, not counted")
             self.started -= 1
         self.current = None
@@ -124,7 +124,7 @@ class _Games:
         """The current game is over, seen by the relay or not."""
         game = self.current
         if game is not None:
-            if game.tracked and game.position.outcome is not None:
+            if game.finished:
                 log(f"relay: game {game.number}: {game.result()}")
             else:
                 log(f"relay: game {game.number}: over (its last move did not reach the relay)")
@@ -166,7 +166,7 @@ def _serve(server: Transport, player: Transport, settings: RelaySettings,
             log(f"relay: the player went away ({err}); it is renewed for the next game")
             games.over(log)
             continue
-        if game is not None and game.tracked and game.position.outcome is not None:
+        if game is not None and game.finished:
             games.over(log)
 
 
@@ -220,6 +220,11 @@ class _Game:
             self.position.play(parse_move(self.position, text))
         except (NotationError, IllegalMove):
             self.tracked = False
+
+    @property
+    def finished(self) -> bool:
+        """Whether the relay saw the game end."""
+        return self.tracked and self.position.outcome is not None
 
     def opponent_moved(self, text: str) -> bool:
         """Play the server's move; whether the player owes an answer to it."""
