@@ -254,8 +254,10 @@ class Player(wiring.Component):
         ctl.d.sync += [self._counting.eq(1), self.move_cycles.eq(0)]
 
     def _include(self, ctl, mine):
-        """Grow the game's box by the opponent's last move, or by the player's (``mine``)."""
-        ctl.d.comb += [self._including.eq(1), self._including_mine.eq(mine)]
+        """Grow the game's box by the opponent's last move, or by the player's (``mine``);
+        without forgetting the game's box is the keeper's, which grows by itself."""
+        if self.forgetting:
+            ctl.d.comb += [self._including.eq(1), self._including_mine.eq(mine)]
 
     def _game_box(self, ctl):
         """The game's box, grown by the move ``_include`` names (a move lies in the box or
