@@ -18,8 +18,10 @@ def square(n):
 
 @pytest.fixture(scope="module")
 def cluster():
+    """A cluster per test process: pytest-xdist may start two at once, so the scheduler's HTTP
+    server takes a free port (with no address Dask binds 8787, and the second cluster fails)."""
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                      dashboard_address=None) as local:
+                      dashboard_address="127.0.0.1:0") as local:
         yield local.scheduler_address
 
 
