@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: install test test-fast lint bench bench-engine bench-bots bench-player bench-trials \
+.PHONY: install test test-fast lint formal bench bench-engine bench-bots bench-player bench-trials \
 	bench-room
 
 # The virtual environment, with the project and every extra (gateware, simulation, boards, the
@@ -29,7 +29,7 @@ test: lint
 
 # The quick tier: pure Python, no Verilator model, no bitstream, no slow brute force.
 test-fast: $(STAMP)
-	$(call PYTEST,-m "not verilator and not nextpnr and not slow")
+	$(call PYTEST,-m "not verilator and not nextpnr and not formal and not slow")
 
 # Ruff's findings, the import contracts (pyproject's importlinter section: one-way layers, no
 # cycle in any package) and mypy's checks of the typed packages (rules, link, match).
@@ -37,6 +37,11 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
 	$(PY) tests/typecheck.py
+
+# The gateware's proofs, SymbiYosys with Yices from PyPI (minutes); `make test` runs the fast
+# ones. A control proof has a known flaw and must fail.
+formal: $(STAMP)
+	$(PY) -m fpgatrax.sim.formal
 
 bench: bench-engine bench-bots bench-player bench-strength
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-SLOW_MARKS = ("nextpnr", "verilator", "slow")
+SLOW_MARKS = ("nextpnr", "verilator", "formal", "slow")
 
 
 def pytest_collection_modifyitems(config, items):
