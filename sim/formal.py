@@ -38,7 +38,7 @@ class ProofError(Exception):
 @dataclass
 class Outcome:
     proof: Proof
-    status: str          # "pass", "fail" or "error" (SymbiYosys's verdict)
+    status: str          # SymbiYosys's verdict: "pass", "fail", "unknown" or "error"
     seconds: float
     workdir: Path
 
@@ -91,6 +91,8 @@ def run_proof(proof: Proof, work: Path = WORK) -> Outcome:
         status = "pass"
     elif "DONE (FAIL" in result.stdout:
         status = "fail"
+    elif "DONE (UNKNOWN" in result.stdout:
+        status = "unknown"      # the base case held but induction did not close
     else:
         status = "error"
     return Outcome(proof, status, seconds, workdir)
@@ -145,7 +147,8 @@ def main(argv=None):
         for done, outcome in enumerate(pool.map(run_proof, proofs), 1):
             outcomes.append(outcome)
             proof = outcome.proof
-            verdict = {"pass": "holds", "fail": "FAILS", "error": "ERROR"}[outcome.status]
+            verdict = {"pass": "holds", "fail": "FAILS", "unknown": "OPEN",
+                       "error": "ERROR"}[outcome.status]
             note = "" if outcome.as_expected else "   <-- not as expected, see " + str(
                 outcome.workdir / "sby.log")
             print(f"[{done}/{len(proofs)}] {proof.name:18} {verdict:6} {_kind(proof):24} "
