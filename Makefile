@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: install test test-fast lint formal bench bench-engine bench-bots bench-player bench-trials \
+.PHONY: install test test-fast lint formal soak bench bench-engine bench-bots bench-player bench-trials \
 	bench-room
 
 # The virtual environment, with the project and every extra (gateware, simulation, boards, the
@@ -42,6 +42,11 @@ lint: $(STAMP)
 # ones. A control proof has a known flaw and must fail.
 formal: $(STAMP)
 	$(PY) -m fpgatrax.sim.formal
+
+# The model player against every bot in every variant, 10,000 games, counting its illegal, late
+# and missing answers (all must be zero; about 1.5 hours on two cores). ARGS='--games 1000'.
+soak: $(STAMP)
+	$(PY) -m fpgatrax.host.bench.soak $(ARGS)
 
 bench: bench-engine bench-bots bench-player bench-strength
 
