@@ -385,11 +385,12 @@ def _parse_overrides(argument):
     return overrides
 
 
-def open_board(argument, options):
+def open_board(argument, options, report=sys.stderr):
     """The ``sim`` player spec: build (or reuse) the simulated board and start it. The spec may
-    set Player parameters, as in ``sim:depth=2,max_trials=2000``; the variant is the match's."""
+    set Player parameters, as in ``sim:depth=2,max_trials=2000``; the variant is the match's.
+    ``report`` gets a line per answer (None: nothing)."""
     parameters = board_parameters(_parse_overrides(argument), options.variant)
-    return SimulatedBoard(build_board(parameters))
+    return SimulatedBoard(build_board(parameters), report=report)
 
 
 def main(argv=None):

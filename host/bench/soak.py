@@ -1,32 +1,42 @@
-"""``make soak``: the model player in thousands of games, counting what must never happen.
+"""``make soak``: the player in thousands of games, counting what must never happen.
 
 A player that answers illegally once in a thousand games loses matches, and a thousand games
-are more than the test suite plays. This soak plays the hardware search's model (``model``,
-at a small trial limit so that games are quick, its first two moves random among those that
-do not lose) against every bot in every variant, with both colours, each game with fresh
-random choices on both sides, and counts the model's forfeits: illegal, late (on the board's
-own clock), malformed or missing answers. They must all be zero. Every game's record is kept
-under ``--record`` (``build/soak/`` unless told), so a failure can be replayed.
+are more than the test suite plays. Two soaks, each counting the player's forfeits: illegal,
+late (on the board's own clock), malformed or missing answers. They must all be zero. Every
+game's record is kept under ``--record`` (``build/soak/`` unless told), so a failure can be
+replayed.
 
-Usage: ``python -m fpgatrax.host.bench.soak [--games N] [--jobs J] [--model SETTINGS]``.
+- **The model** (``model``, the hardware search at Python speed, at a small trial limit so
+  that games are quick, its first two moves random among those that do not lose) against every
+  bot in every variant, with both colours, each game with fresh random choices on both sides.
+- **The simulated board** (``sim``: the player's gateware in Verilator, behind its
+  pseudo-terminal) against ``alphabeta``, colours alternating, on one link for all its games.
+  Before each game the link carries noise the board must ignore without a word: random bytes
+  (any but the line ends) ended by a line feed, and a move line cut short. A third of the
+  games are stopped after a few moves, so that the next game's ``-W`` or ``-B`` comes in the
+  middle of one.
+
+Usage: ``python -m fpgatrax.host.bench.soak [--games N] [--board-games M] [--jobs J] ...``.
 """
 
 import argparse
 import os
+import random
 import sys
 import time
 from collections import Counter
 from pathlib import Path
 
 from fpgatrax.host.bots import BOTS
+from fpgatrax.host.link.transport import NoAnswer
 from fpgatrax.host.match.model import parse_settings
-from fpgatrax.host.match.players import PlayerOptions
-from fpgatrax.host.match.referee import FORFEIT_KINDS
+from fpgatrax.host.match.players import PlayerOptions, open_player
+from fpgatrax.host.match.referee import FORFEIT_KINDS, new_record, play_game
 from fpgatrax.host.match.tournament import Entrant, Progress, parallel_round_robin
 from fpgatrax.host.rules.errors import UserError
 from fpgatrax.host.rules.variant import VARIANT_NAMES
 
-__all__ = ["soak_model", "main"]
+__all__ = ["soak_model", "soak_board", "main"]
 
 MODEL = "board=hx8k,max_trials=2000,random_moves=2"
 ALPHABETA_DEPTH = 2      # the bot's plies: a soak is about the model's answers, not its rival
@@ -35,7 +45,8 @@ ALPHABETA_DEPTH = 2      # the bot's plies: a soak is about the model's answers,
 def soak_model(games, jobs, settings=MODEL, record=None, progress=None):
     """``games`` games (at least one per variant, bot and colour) of ``model:settings``
     against every bot in every variant, on ``jobs`` processes. Returns one row per variant and
-    bot: (variant, bot, games, the model's wins, draws, losses, its forfeits by kind)."""
+    bot: (variant, "model vs BOT", games, the model's wins, draws (and games cut short),
+    losses, its forfeits by kind)."""
     pairings = [(variant, bot) for variant in VARIANT_NAMES for bot in BOTS]
     per_colour = max(1, games // (2 * len(pairings)))
     rows = []
@@ -57,18 +68,75 @@ def soak_model(games, jobs, settings=MODEL, record=None, progress=None):
                                         record_path=path if folder else None, progress=step,
                                         variant=variant)
         model = next(standing for standing in table if standing.name == "model")
-        rows.append((variant, bot, model.games, model.wins, model.draws, model.losses,
-                     Counter(model.forfeits)))
+        rows.append((variant, f"model vs {bot}", model.games, model.wins, model.draws,
+                     model.losses, Counter(model.forfeits)))
     return rows
+
+
+def soak_board(games, settings="", seed=2015, record=None, progress=None):
+    """``games`` games of the simulated board (``sim:settings``) against ``alphabeta`` on one
+    link, with noise before each and a third cut short (see the module docstring). Returns a
+    row as :func:`soak_model`'s, and the noises the board answered (it must answer none)."""
+    from fpgatrax.sim.board import open_board  # imported on use: Verilator, fpgatrax[sim]
+    rng = random.Random(seed)
+    board = open_board(settings, PlayerOptions(), report=None)
+    results, forfeits, answered = Counter(), Counter(), 0
+    try:
+        for number in range(games):
+            if progress is not None:
+                progress(number, games, "sim vs alphabeta")
+            answered += _noise(board, rng)
+            colour = number % 2
+            rival = open_player("alphabeta", PlayerOptions(seed=rng.randrange(1 << 30),
+                                                           depth=ALPHABETA_DEPTH))
+            players = (board, rival) if colour == 0 else (rival, board)
+            names = ("sim", "alphabeta") if colour == 0 else ("alphabeta", "sim")
+            writer = None
+            if record is not None:
+                Path(record).mkdir(parents=True, exist_ok=True)
+                writer = new_record(Path(record) / f"sim-game{number:03d}.trx", *names,
+                                    "standard")
+            cut = rng.randint(2, 12) if rng.random() < 1 / 3 else None
+            try:
+                result = play_game(*players, record=writer, max_moves=cut)
+            finally:
+                rival.close()
+                if writer is not None:
+                    writer.close()
+            if result.forfeit is not None and result.winner != colour:
+                forfeits[result.forfeit] += 1
+            results["won" if result.winner == colour else
+                    "lost" if result.winner is not None else "drawn"] += 1
+        if progress is not None:
+            progress(games, games, "done")
+    finally:
+        board.close()
+    return ("standard", "sim vs alphabeta", games, results["won"], results["drawn"],
+            results["lost"], forfeits), answered
+
+
+def _noise(board, rng):
+    """Noise on the link before a game: random bytes but line ends, then a line feed, and a
+    move line cut short. Returns 1 if the board answered any of it, else 0."""
+    junk = bytes(rng.choice([b for b in range(256) if b not in b"\r\n"])
+                 for _ in range(rng.randint(1, 40)))
+    board.send_raw(junk + b"\n")
+    board.send_raw(rng.choice([b"@0", b"A1", b"B2/", b"-", b"@"]) + b"\n")
+    try:
+        board.read_line(0.5)
+    except NoAnswer:
+        return 0
+    return 1
 
 
 def format_rows(rows):
     kinds = " ".join(f"{kind:>12}" for kind in FORFEIT_KINDS)
-    lines = [f"{'variant':9} {'bot':10} {'games':>6} {'won':>6} {'drawn':>6} {'lost':>6} "
+    lines = [f"{'variant':9} {'pairing':19} {'games':>6} {'won':>6} {'drawn':>6} {'lost':>6} "
              f"{kinds}"]
-    for variant, bot, games, won, drawn, lost, forfeits in rows:
+    for variant, pairing, games, won, drawn, lost, forfeits in rows:
         counts = " ".join(f"{forfeits[kind]:>12}" for kind in FORFEIT_KINDS)
-        lines.append(f"{variant:9} {bot:10} {games:>6} {won:>6} {drawn:>6} {lost:>6} {counts}")
+        lines.append(f"{variant:9} {pairing:19} {games:>6} {won:>6} {drawn:>6} {lost:>6} "
+                     f"{counts}")
     return "\n".join(lines)
 
 
@@ -79,7 +147,12 @@ def _parser():
                     "counting its illegal, late, malformed and missing answers (all must be "
                     "zero). Exit status 1 if any.")
     parser.add_argument("--games", type=int, default=10_000, metavar="N",
-                        help="games in all (default 10,000)")
+                        help="the model's games in all (default 10,000; 0: none)")
+    parser.add_argument("--board-games", type=int, default=20, metavar="M",
+                        help="the simulated board's games (default 20; 0: none)")
+    parser.add_argument("--board", default="", metavar="SETTINGS",
+                        help="the simulated board's parameters, as after sim: (default: "
+                             "its simulation profile)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, metavar="J",
                         help="games at once (default: one per CPU)")
     parser.add_argument("--model", default=MODEL, metavar="SETTINGS",
@@ -91,8 +164,9 @@ def _parser():
 
 def main(argv=None):
     args = _parser().parse_args(argv)
-    if args.games < 1 or args.jobs < 1:
-        print("error: --games and --jobs must be at least 1", file=sys.stderr)
+    if args.games < 0 or args.board_games < 0 or args.jobs < 1:
+        print("error: --games and --board-games must be at least 0, --jobs at least 1",
+              file=sys.stderr)
         return 2
     try:
         parse_settings(args.model)
@@ -100,13 +174,19 @@ def main(argv=None):
         print(f"error: {err}", file=sys.stderr)
         return 2
     start = time.monotonic()
-    rows = soak_model(args.games, args.jobs, args.model, args.record, Progress())
+    rows, answered = [], 0
+    if args.games:
+        rows = soak_model(args.games, args.jobs, args.model, args.record, Progress())
+    if args.board_games:
+        row, answered = soak_board(args.board_games, args.board, record=args.record,
+                                   progress=Progress())
+        rows.append(row)
     print(format_rows(rows))
-    games = sum(row[2] for row in rows)
-    failures = sum(sum(row[6].values()) for row in rows)
-    print(f"{games:,} games of model:{args.model} in {time.monotonic() - start:.0f} s on "
-          f"{args.jobs} process(es); the model's forfeits: {failures}; records in "
-          f"{args.record}/")
+    failures = sum(sum(row[6].values()) for row in rows) + answered
+    print(f"{sum(row[2] for row in rows):,} games in {time.monotonic() - start:.0f} s "
+          f"(the model: model:{args.model} on {args.jobs} process(es); the simulated board: "
+          f"{args.board_games} games, noise answered {answered} times); the player's "
+          f"forfeits and answers to noise: {failures}; records in {args.record}/")
     return 1 if failures else 0
 
 

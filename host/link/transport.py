@@ -149,6 +149,10 @@ class Transport:
     def send_line(self, text: str) -> None:
         self._write(text.encode("ascii") + b"\n")
 
+    def send_raw(self, data: bytes) -> None:
+        """Write ``data`` as it is, line ends or not (a soak's noise on the link)."""
+        self._write(data)
+
     def read_line(self, timeout: float) -> str:
         """The next non-empty line, without its line end. Raises NoAnswer when none is complete
         within ``timeout`` seconds, LineTooLong or Disconnected."""

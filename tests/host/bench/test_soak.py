@@ -1,17 +1,22 @@
 """The soak of ``make soak``: it plays what it says and counts the model's forfeits."""
 
 from fpgatrax.host.bench import soak
-from fpgatrax.host.bots import BOTS
+from fpgatrax.host.bots import BOTS, make_bot
+from fpgatrax.host.bots.session import BotSession
+from fpgatrax.host.link.transport import FunctionTransport
 from fpgatrax.host.match.model import ModelSession
 from fpgatrax.host.rules.variant import VARIANT_NAMES
+from fpgatrax.sim import board as board_module
 
 QUICK = "board=hx8k,max_trials=300,random_moves=2"
 
 
 def test_every_variant_and_bot_with_both_colours_and_no_forfeit(tmp_path):
     rows = soak.soak_model(len(VARIANT_NAMES) * len(BOTS) * 2, 1, QUICK, tmp_path)
-    assert [(row[0], row[1]) for row in rows] == [(v, b) for v in VARIANT_NAMES for b in BOTS]
-    for variant, bot, games, won, drawn, lost, forfeits in rows:
+    pairs = [(variant, bot) for variant in VARIANT_NAMES for bot in BOTS]
+    assert [(row[0], row[1]) for row in rows] == [(v, f"model vs {b}") for v, b in pairs]
+    for row, (variant, bot) in zip(rows, pairs, strict=True):
+        games, won, drawn, lost, forfeits = row[2:]
         assert games == 2 and won + drawn + lost == games
         assert not forfeits, (variant, bot, forfeits)
         assert len(list((tmp_path / f"{variant}-{bot}").glob("*.trx"))) == games
@@ -26,14 +31,45 @@ def test_a_model_that_answers_illegally_fails_the_soak(monkeypatch, tmp_path, ca
         return "Z26+" if answer is not None and line not in ("-W", "-B") else answer
 
     monkeypatch.setattr(ModelSession, "respond", rogue)
-    code = soak.main(["--games", "18", "--jobs", "1", "--model", QUICK,
+    code = soak.main(["--games", "18", "--board-games", "0", "--jobs", "1", "--model", QUICK,
                       "--record", str(tmp_path)])
     out = capsys.readouterr().out
     assert code == 1
-    forfeits = int(out.rsplit("the model's forfeits: ", 1)[1].split(";")[0])
+    forfeits = int(out.rsplit("forfeits and answers to noise: ", 1)[1].split(";")[0])
     assert forfeits == 18
 
 
 def test_bad_settings_are_one_clear_line(capsys):
     assert soak.main(["--model", "depth=x"]) == 2
     assert "depth must be a number" in capsys.readouterr().err
+
+
+class BoardStandIn(FunctionTransport):
+    """A board stand-in for the simulated board's soak: raw bytes become lines, and a line the
+    greedy bot cannot take is dropped, as the board drops bad input; ``chatty`` answers noise."""
+
+    def __init__(self, chatty=False):
+        self.session = BotSession(make_bot("greedy", 1), "standard")
+        super().__init__("stand-in", self._answer)
+        self.chatty = chatty
+
+    def _answer(self, line):
+        try:
+            return self.session.respond(line)
+        except ValueError:
+            return "noise?" if self.chatty else None
+
+    def send_raw(self, data):
+        for line in data.split(b"\n")[:-1]:
+            self.send_line(line.decode("latin-1"))
+
+
+def test_board_soak_plays_cut_and_whole_games_and_counts_answers_to_noise(monkeypatch):
+    monkeypatch.setattr(board_module, "open_board", lambda *args, **kwargs: BoardStandIn())
+    row, answered = soak.soak_board(9, seed=7)
+    assert row[:2] == ("standard", "sim vs alphabeta") and row[2] == 9 and answered == 0
+    assert sum(row[3:6]) == 9 and not row[6]
+    assert row[4] >= 1          # some games were cut short (unfinished: neither won nor lost)
+    monkeypatch.setattr(board_module, "open_board",
+                        lambda *args, **kwargs: BoardStandIn(chatty=True))
+    assert soak.soak_board(2, seed=7)[1] == 2
