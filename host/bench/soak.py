@@ -43,12 +43,12 @@ ALPHABETA_DEPTH = 2      # the bot's plies: a soak is about the model's answers,
 
 
 def soak_model(games, jobs, settings=MODEL, record=None, progress=None):
-    """``games`` games (at least one per variant, bot and colour) of ``model:settings``
+    """At least ``games`` games (one per variant, bot and colour at least) of ``model:settings``
     against every bot in every variant, on ``jobs`` processes. Returns one row per variant and
     bot: (variant, "model vs BOT", games, the model's wins, draws (and games cut short),
     losses, its forfeits by kind)."""
     pairings = [(variant, bot) for variant in VARIANT_NAMES for bot in BOTS]
-    per_colour = max(1, games // (2 * len(pairings)))
+    per_colour = max(1, -(-games // (2 * len(pairings))))    # at least ``games`` in all
     rows = []
     for number, (variant, bot) in enumerate(pairings):
         entrants = [Entrant("model", f"model:{settings}", PlayerOptions(variant=variant)),
