@@ -94,6 +94,6 @@ def _two_or_more(bits):
 PROOFS = (
     Proof("cell", "one cell: valid tiles and levels, clears, forced tiles fit",
           CellHarness, mode="prove", depth=4),
-    Proof("cell-control", "control: a cell written with any 4 bits holds an invalid tile",
+    Proof("cell-control", "a cell written with any 4 bits holds an invalid tile",
           lambda: CellHarness(any_tile=True), mode="prove", depth=4, expect="fail"),
 )

@@ -97,6 +97,6 @@ class ProtocolHarness(wiring.Component):
 PROOFS = (
     Proof("protocol", "protocol: bytes always taken, -W/-B/-R start a game, long lines "
           "dropped", ProtocolHarness, mode="bmc", depth=40),
-    Proof("protocol-control", "control: a handler whose line cap is one byte longer",
+    Proof("protocol-control", "a handler whose line cap is one byte longer",
           lambda: ProtocolHarness(slack=1), mode="bmc", depth=24, expect="fail"),
 )

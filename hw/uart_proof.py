@@ -122,6 +122,6 @@ PROOFS = (
           lambda: ReceiverHarness(MIN_DIVISOR), mode="bmc", depth=90),
     Proof("uart-rx-tolerance", "UART receiver, divisor 8, rate error up to 2 %: each byte once",
           lambda: ReceiverHarness(8, error=MAX_RATE_ERROR), mode="bmc", depth=100, fast=False),
-    Proof("uart-rx-control", "control: frames 6 % fast are not all delivered intact",
+    Proof("uart-rx-control", "frames 6 % fast are not all delivered intact",
           lambda: ReceiverHarness(8, slow=-0.06), mode="bmc", depth=90, expect="fail"),
 )

@@ -144,8 +144,9 @@ def _parser():
     parser = argparse.ArgumentParser(
         prog="python -m fpgatrax.host.bench.soak",
         description="The model player against every bot in every variant, both colours, "
-                    "counting its illegal, late, malformed and missing answers (all must be "
-                    "zero). Exit status 1 if any.")
+                    "then the simulated board against alphabeta with noise on the link, "
+                    "counting illegal, late, malformed and missing answers and answers to "
+                    "noise (all must be zero). Exit status 1 if any.")
     parser.add_argument("--games", type=int, default=10_000, metavar="N",
                         help="the model's games in all (default 10,000; 0: none)")
     parser.add_argument("--board-games", type=int, default=20, metavar="M",
