@@ -40,10 +40,12 @@ class Proof:
     expect: str = "pass"
 
 
-def past(m: Module, value: Value, name: str) -> Signal:
-    """A register holding ``value`` as it was on the last clock."""
-    register = Signal.like(value, name=f"past_{name}")
-    m.d.sync += register.eq(value)
+def past(m: Module, value: Value, name: str, clocks: int = 1) -> Signal:
+    """A register holding ``value`` as it was ``clocks`` clocks ago."""
+    for clock in range(1, clocks + 1):
+        register = Signal.like(value, name=f"past_{name}_{clock}")
+        m.d.sync += register.eq(value)
+        value = register
     return register
 
 

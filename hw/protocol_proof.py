@@ -75,9 +75,9 @@ class ProtocolHarness(wiring.Component):
         # What each line feed promised, two clocks on.
         new_game = ends & (length == 2) & named
         move_line = ends & (length >= 3) & (length <= MAX_LINE)
-        promised = past(m, past(m, new_game, "new_game_1"), "new_game_2")
-        promised_colour = past(m, past(m, colour, "colour_1"), "colour_2")
-        may_move = past(m, past(m, move_line, "move_line_1"), "move_line_2")
+        promised = past(m, new_game, "new_game", clocks=2)
+        promised_colour = past(m, colour, "colour", clocks=2)
+        may_move = past(m, move_line, "move_line", clocks=2)
 
         ready = started(m)
         out = protocol.opponent_move

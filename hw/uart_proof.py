@@ -23,7 +23,7 @@ bit after the start edge, and the drift of 4.5 clocks by the stop bit rounds dow
 can absorb.)
 """
 
-from amaranth.hdl import Assert, Assume, C, Cat, Module, Signal, signed
+from amaranth.hdl import Assert, Assume, C, Cat, Module, Mux, Signal, signed
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
@@ -98,19 +98,17 @@ class ReceiverHarness(wiring.Component):
             m.d.comb += Assert(owed[0] & (receiver.data.payload == expected[0]))
         with m.If(starting):
             m.d.comb += Assert(~owed[1])
-        # The queue after this clock: delivered bytes leave the front, a new frame joins.
-        with m.If(delivered):
-            m.d.sync += [owed[0].eq(owed[1]), expected[0].eq(expected[1]), owed[1].eq(0)]
-            with m.If(starting):
-                with m.If(owed[1]):
-                    m.d.sync += [owed[1].eq(1), expected[1].eq(self.byte)]
-                with m.Else():
-                    m.d.sync += [owed[0].eq(1), expected[0].eq(self.byte)]
-        with m.Elif(starting):
-            with m.If(owed[0]):
-                m.d.sync += [owed[1].eq(1), expected[1].eq(self.byte)]
-            with m.Else():
-                m.d.sync += [owed[0].eq(1), expected[0].eq(self.byte)]
+        # The queue after this clock: a delivered byte leaves the front, a new frame joins
+        # at the front if that is free, else behind it.
+        front = Mux(delivered, owed[1], owed[0])
+        front_byte = Mux(delivered, expected[1], expected[0])
+        behind = starting & front
+        m.d.sync += [
+            owed[0].eq(front | starting),
+            expected[0].eq(Mux(front, front_byte, self.byte)),
+            owed[1].eq((owed[1] & ~delivered) | behind),
+            expected[1].eq(Mux(behind, self.byte, expected[1])),
+        ]
         with m.If((quiet == divisor) & (bit == 0)):
             m.d.comb += Assert(~owed[0])
         m.d.comb += [Assert(receiver.framing_errors == 0), Assert(receiver.overruns == 0)]
