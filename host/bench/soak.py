@@ -69,7 +69,7 @@ def soak_model(games, jobs, settings=MODEL, record=None, progress=None):
                                         variant=variant)
         model = next(standing for standing in table if standing.name == "model")
         rows.append((variant, f"model vs {bot}", model.games, model.wins, model.draws,
-                     model.losses, Counter(model.forfeits)))
+                     model.losses, model.forfeits))
     return rows
 
 
@@ -80,6 +80,8 @@ def soak_board(games, settings="", seed=2015, record=None, progress=None):
     from fpgatrax.sim.board import open_board  # imported on use: Verilator, fpgatrax[sim]
     rng = random.Random(seed)
     board = open_board(settings, PlayerOptions(), report=None)
+    if record is not None:
+        Path(record).mkdir(parents=True, exist_ok=True)
     results, forfeits, answered = Counter(), Counter(), 0
     try:
         for number in range(games):
@@ -93,7 +95,6 @@ def soak_board(games, settings="", seed=2015, record=None, progress=None):
             names = ("sim", "alphabeta") if colour == 0 else ("alphabeta", "sim")
             writer = None
             if record is not None:
-                Path(record).mkdir(parents=True, exist_ok=True)
                 writer = new_record(Path(record) / f"sim-game{number:03d}.trx", *names,
                                     "standard")
             cut = rng.randint(2, 12) if rng.random() < 1 / 3 else None
