@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: install test test-fast lint formal soak bench bench-engine bench-bots bench-player bench-trials \
+.PHONY: install test test-fast lint formal soak gatesim bench bench-engine bench-bots bench-player bench-trials \
 	bench-room
 
 # The virtual environment, with the project and every extra (gateware, simulation, boards, the
@@ -46,9 +46,16 @@ formal: $(STAMP)
 # The model player against every bot in every variant (10,000 games; 990 took 10 minutes on
 # two cores), then the simulated board against alphabeta with noise on the link (20 games, about
 # 40 minutes), counting illegal, late and missing answers and answers to noise (all must be
-# zero). ARGS='--games 1000 --board-games 5'.
+# zero), then a million random bytes on the simulated player's link and a game (6 minutes).
+# ARGS='--games 1000 --board-games 5 --uart-bytes 100000'.
 soak: $(STAMP)
 	$(PY) -m fpgatrax.host.bench.soak $(ARGS)
+
+# The player as the boards' synthesis leaves it (iCE40 and ECP5 netlists with Yosys's cell
+# models), simulated in Verilator playing games, answering as the RTL does clock for clock
+# (minutes). ARGS='--games 4 ice40'.
+gatesim: $(STAMP)
+	$(PY) -m fpgatrax.boards.gatesim $(ARGS)
 
 bench: bench-engine bench-bots bench-player bench-strength
 

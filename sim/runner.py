@@ -25,7 +25,7 @@ import pathlib
 
 from amaranth.back import verilog
 
-__all__ = ["SIMULATORS", "BUILD_ROOT", "run", "verilator_environment"]
+__all__ = ["SIMULATORS", "BUILD_ROOT", "run", "run_verilog", "verilator_environment"]
 
 SIMULATORS = ("verilator", "icarus")
 BUILD_ROOT = pathlib.Path(__file__).resolve().parent.parent / "build" / "sim"
@@ -65,32 +65,46 @@ def _built(simulator, build_dir, toplevel):
     return (build_dir / "sim.vvp").exists()
 
 
-def run(component, *, name, test_module, simulator="verilator", env=None, testcase=None):
+def run(component, *, name, test_module, simulator="verilator", env=None, testcase=None,
+        log_file=None):
     """Simulate ``component`` (an Amaranth component; its Verilog top module is ``name``) with
-    the cocotb tests of ``test_module`` (a module name importable from ``sys.path``).
+    the cocotb tests of ``test_module`` (a module name importable from ``sys.path``); the
+    simulation's output goes to ``log_file`` if given.
 
     Returns the results file; under pytest a failing test fails the calling test (cocotb's
     runner exits with an error), with the cocotb log in the captured output.
     """
+    text = verilog.convert(component, name=name)
+    return run_verilog({f"{name}.v": text}, name=name, test_module=test_module,
+                       simulator=simulator, env=env, testcase=testcase, log_file=log_file)
+
+
+def run_verilog(files, *, name, test_module, simulator="verilator", env=None, testcase=None,
+                log_file=None):
+    """As :func:`run`, for a design given as Verilog text: ``files`` maps file names to their
+    text (a synthesized netlist and its cells' models, say); ``name`` is the top module."""
     from cocotb_tools.runner import get_runner
 
     if simulator not in SIMULATORS:
         raise ValueError(f"unknown simulator {simulator!r}; choose one of {', '.join(SIMULATORS)}")
-    text = verilog.convert(component, name=name)
-    digest = hashlib.sha1(f"{simulator}\n{text}".encode()).hexdigest()[:16]
-    build_dir = BUILD_ROOT / f"{name}-{simulator}-{digest}"
-    source = build_dir / f"{name}.v"
+    digest = hashlib.sha1(simulator.encode())
+    for file, text in sorted(files.items()):
+        digest.update(f"\n{file}\n{text}".encode())
+    build_dir = BUILD_ROOT / f"{name}-{simulator}-{digest.hexdigest()[:16]}"
     runner = get_runner(simulator)
     with _toolchain_environment(simulator):
         if not _built(simulator, build_dir, name):
             build_dir.mkdir(parents=True, exist_ok=True)
-            source.write_text(text)
+            sources = []
+            for file, text in files.items():
+                (build_dir / file).write_text(text)
+                sources.append(build_dir / file)
             build_args = (["--no-public-flat-rw", "--public-depth", "1", "-Wno-fatal", "-O3"]
                           if simulator == "verilator" else [])
-            runner.build(sources=[source], hdl_toplevel=name, build_dir=build_dir,
+            runner.build(sources=sources, hdl_toplevel=name, build_dir=build_dir,
                          build_args=build_args, timescale=TIMESCALE,
                          log_file=build_dir / "build.log")
         return runner.test(test_module=test_module, hdl_toplevel=name, hdl_toplevel_lang="verilog",
                            build_dir=build_dir,
                            test_dir=build_dir, timescale=TIMESCALE, testcase=testcase,
-                           extra_env=dict(env or {}))
+                           extra_env=dict(env or {}), log_file=log_file)

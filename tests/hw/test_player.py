@@ -1,12 +1,13 @@
 """The whole player through its UART pins, in cocotb on Verilator (``sim/player_tb.py``):
 games judged by the reference engine and matched move for move with the player's model, bad
-input, and games that outgrow the array three times over and then the keeper's board."""
+input, games that outgrow the array three times over and then the keeper's board, and random
+frames on the link before a game (``sim/noise_tb.py``)."""
 
 import os
 
 import pytest
 
-from fpgatrax.sim.player_testbench import run_player_testbench
+from fpgatrax.sim.player_testbench import run_noise_testbench, run_player_testbench
 
 pytestmark = pytest.mark.verilator
 
@@ -26,3 +27,9 @@ def test_player_through_uart(width, height, depth, max_trials, variant, games, l
                          games=int(os.environ.get("FPGATRAX_PLAYER_GAMES", games)),
                          seed=int(os.environ.get("FPGATRAX_PLAYER_SEED", 1)), lanes=lanes,
                          keeper_size=keeper, forgetting=forgetting)
+
+
+def test_random_frames_then_a_game():
+    """20,000 random frames on the link (the soak sends a million), each delivered intact by the
+    player's receiver, then a game matched move for move with the model (``sim/noise_tb.py``)."""
+    run_noise_testbench(20_000, seed=int(os.environ.get("FPGATRAX_PLAYER_SEED", 1)))

@@ -1,4 +1,8 @@
-"""The soak of ``make soak``: it plays what it says and counts the model's forfeits."""
+"""The soak of ``make soak``: it plays what it says and counts the model's forfeits, and judges
+the UART soak by its figures."""
+
+import json
+import sys
 
 from fpgatrax.host.bench import soak
 from fpgatrax.host.bots import BOTS, make_bot
@@ -7,6 +11,7 @@ from fpgatrax.host.link.transport import FunctionTransport
 from fpgatrax.host.match.model import ModelSession
 from fpgatrax.host.rules.variant import VARIANT_NAMES
 from fpgatrax.sim import board as board_module
+from fpgatrax.sim import player_testbench
 
 QUICK = "board=hx8k,max_trials=300,random_moves=2"
 
@@ -31,11 +36,11 @@ def test_a_model_that_answers_illegally_fails_the_soak(monkeypatch, tmp_path, ca
         return "Z26+" if answer is not None and line not in ("-W", "-B") else answer
 
     monkeypatch.setattr(ModelSession, "respond", rogue)
-    code = soak.main(["--games", "18", "--board-games", "0", "--jobs", "1", "--model", QUICK,
-                      "--record", str(tmp_path)])
+    code = soak.main(["--games", "18", "--board-games", "0", "--uart-bytes", "0", "--jobs", "1",
+                      "--model", QUICK, "--record", str(tmp_path)])
     out = capsys.readouterr().out
     assert code == 1
-    forfeits = int(out.rsplit("forfeits and answers to noise: ", 1)[1].split(";")[0])
+    forfeits = int(out.rsplit("a failed UART soak): ", 1)[1].split(";")[0])
     assert forfeits == 18
 
 
@@ -73,3 +78,36 @@ def test_board_soak_plays_cut_and_whole_games_and_counts_answers_to_noise(monkey
     monkeypatch.setattr(board_module, "open_board",
                         lambda *args, **kwargs: BoardStandIn(chatty=True))
     assert soak.soak_board(2, seed=7)[1] == 2
+
+
+def _noise_stand_in(lost=0, game=True):
+    """A stand-in for the UART noise simulation that writes the report it would, ``lost``
+    bytes short, with or without the game played after the noise."""
+
+    def run(count, *, seed, report, log_file):
+        figures = {"sent": count, "received": count - lost, "wrong": 0, "framing_errors": 0,
+                   "overruns": 0, "answers": 3, "team_answers": 1, "team_lines": 1,
+                   "clocks": 46 * count}
+        log_file.write_text(f"{count - lost:,} of {count:,} bytes delivered\n")
+        if game:
+            figures |= {"game": "won", "moves": 31}
+        report.write_text(json.dumps(figures))
+    return run
+
+
+def test_uart_soak_passes_only_with_every_byte_and_the_game(monkeypatch, tmp_path, capsys):
+    for lost, game, code in ((0, True, 0), (1, True, 1), (0, False, 1)):
+        monkeypatch.setattr(player_testbench, "run_noise_testbench", _noise_stand_in(lost, game))
+        assert soak.main(["--games", "0", "--board-games", "0", "--uart-bytes", "5000",
+                          "--record", str(tmp_path)]) == code
+        out = capsys.readouterr().out
+        assert f"5,000 random bytes sent, {5000 - lost:,} delivered" in out
+        assert ("passed" if code == 0 else "FAILED") in out
+
+
+def test_uart_soak_without_figures_fails(monkeypatch, tmp_path, capsys):
+    monkeypatch.setattr(player_testbench, "run_noise_testbench",
+                        lambda count, **kwargs: sys.exit(1))
+    assert soak.main(["--games", "0", "--board-games", "0", "--uart-bytes", "5000",
+                      "--record", str(tmp_path)]) == 1
+    assert "ended without figures" in capsys.readouterr().out

