@@ -198,3 +198,36 @@ def test_no_leaf_reaches_a_win_the_search_can_see():
         choice = SearchModel(depth=1, extension=0).choose(position)
         if choice.reason == "best":
             assert abs(choice.value) <= LEAF_LIMIT
+
+
+def test_a_node_stops_at_the_first_value_that_reaches_beta(monkeypatch):
+    """Alpha-beta's cut: a node values no move after one whose value reaches its beta (equal
+    counts: the gateware cuts on the same comparison, and the trials must match), and it does
+    cut there. Traced on positions from play, which must hold cuts at equality."""
+    nodes, finished = [], []
+    node, value = SearchModel._node, SearchModel._value
+
+    def traced_node(self, position, ply, alpha, beta, attack):
+        nodes.append((beta, []))
+        try:
+            return node(self, position, ply, alpha, beta, attack)
+        finally:
+            finished.append(nodes.pop())
+
+    def traced_value(self, position, move, ply, alpha, beta, best, attacked):
+        result = value(self, position, move, ply, alpha, beta, best, attacked)
+        if nodes:
+            nodes[-1][1].append(result)
+        return result
+
+    monkeypatch.setattr(SearchModel, "_node", traced_node)
+    monkeypatch.setattr(SearchModel, "_value", traced_value)
+    for position in positions_from_play(20, 17)[3::3]:
+        SearchModel(depth=2).choose(position)
+    at_equality = 0
+    for beta, values in finished:
+        reached = [i for i, v in enumerate(values) if v is not None and v >= beta]
+        if reached:
+            assert reached[0] == len(values) - 1, (beta, values)
+            at_equality += values[reached[0]] == beta
+    assert at_equality >= 5

@@ -1,0 +1,136 @@
+"""Mutation testing (``make mutate``): ``python tests/mutate.py [--jobs J] [PACKAGE ...]``.
+
+A test suite is only as good as the bugs it catches. mutmut (PyPI, 3.x) makes *mutants*: copies
+of the code with one small change each (a comparison flipped, a constant moved by one, an
+``and`` made ``or``, a returned value replaced, a keyword argument dropped...), and runs the
+tests that cover the changed function against each. A mutant that makes a test fail is
+*killed*; one that no test notices *survived*, and marks a place where a real bug could hide.
+
+Packages (``PACKAGES``): the rules engine, the referee and match code, and the search model,
+each with the fast tests that may notice a change in it. The score of a package is the share
+of its mutants killed (a mutant that makes the tests hang past mutmut's time limit counts as
+killed: the suite notices); mutants that no test even runs count against it.
+
+mutmut assumes a package lives in a folder of its name; here ``host/`` is ``fpgatrax.host`` (a
+setuptools package-dir mapping). So each package runs in a staged copy,
+``build/mutate/NAME/``: ``fpgatrax/{host,hw,sim,boards}`` and ``tests/`` copied from the
+checkout, and a ``pyproject.toml`` with the package's mutmut settings. The checkout itself is
+never changed, so a run that is killed leaves nothing behind but the staged copy, and a
+second run starts afresh. Prints a table of scores and writes each package's surviving
+mutants to ``build/mutate/NAME/survivors.txt`` (``mutmut show NAME`` in that folder shows one).
+"""
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+STAGE = ROOT / "build" / "mutate"
+FOLDERS = ("host", "hw", "sim", "boards")
+FAST = "not verilator and not nextpnr and not formal and not slow"
+
+# name: (the folder mutmut copies, the files in it to mutate, the tests that may notice).
+PACKAGES = {
+    "rules": ("fpgatrax/host/rules", ["fpgatrax/host/rules/*"], ["tests/host/rules"]),
+    "match": ("fpgatrax/host/match", ["fpgatrax/host/match/*"], ["tests/host/match"]),
+    "search": ("fpgatrax/hw", ["fpgatrax/hw/search_model.py"],
+               ["tests/hw/test_search_model.py", "tests/hw/test_search_values.py",
+                "tests/hw/test_lanes_model.py", "tests/hw/test_player_model.py"]),
+}
+
+
+def _toml_list(items):
+    return "[" + ", ".join(json.dumps(str(item)) for item in items) + "]"
+
+
+def stage(name):
+    """A fresh staged copy for package ``name``; returns its folder."""
+    folder = STAGE / name
+    shutil.rmtree(folder, ignore_errors=True)
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    for package in FOLDERS:
+        shutil.copytree(ROOT / package, folder / "fpgatrax" / package, ignore=ignore)
+    shutil.copytree(ROOT / "tests", folder / "tests", ignore=ignore)
+    source, only, tests = PACKAGES[name]
+    (folder / "pyproject.toml").write_text(f"""\
+[tool.mutmut]
+source_paths = {_toml_list([source])}
+only_mutate = {_toml_list(only)}
+also_copy = ["fpgatrax"]
+pytest_add_cli_args = ["-p", "no:xdist", "-p", "no:cacheprovider", "-m", "{FAST}"]
+pytest_add_cli_args_test_selection = {_toml_list(tests)}
+
+[tool.pytest.ini_options]
+testpaths = ["tests"]
+markers = ["verilator", "nextpnr", "formal", "slow", "xdist_group(name)"]
+filterwarnings = ["error"]
+""")
+    return folder
+
+
+def run(name, jobs, log=print):
+    """Run mutmut on package ``name``; returns its figures."""
+    folder = stage(name)
+    mutmut = str(Path(sys.executable).parent / "mutmut")
+    started = time.monotonic()
+    log(f"{name}: mutmut in {folder} (its output in mutmut.log there)")
+    with open(folder / "mutmut.log", "w") as out:
+        subprocess.run([mutmut, "run", "--max-children", str(jobs)], cwd=folder, stdout=out,
+                       stderr=subprocess.STDOUT, check=False)
+        subprocess.run([mutmut, "export-cicd-stats"], cwd=folder, stdout=out,
+                       stderr=subprocess.STDOUT, check=False)
+    stats_file = folder / "mutants" / "mutmut-cicd-stats.json"
+    if not stats_file.exists():
+        raise RuntimeError(f"{name}: mutmut wrote no figures; see {folder / 'mutmut.log'}")
+    stats = json.loads(stats_file.read_text())
+    listing = subprocess.run([mutmut, "results"], cwd=folder, capture_output=True, text=True,
+                             check=False).stdout
+    (folder / "survivors.txt").write_text(listing)
+    detected = stats["killed"] + stats["timeout"]
+    counted = stats["total"] - stats["skipped"]
+    return {"package": name, "mutants": counted, "killed": stats["killed"],
+            "timeout": stats["timeout"], "survived": stats["survived"],
+            "no_tests": stats["no_tests"], "suspicious": stats["suspicious"],
+            "score": detected / counted if counted else 0.0,
+            "seconds": round(time.monotonic() - started)}
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        prog="python tests/mutate.py",
+        description="Mutation testing with mutmut, package by package, in staged copies under "
+                    "build/mutate/ (the checkout is never changed); prints each package's "
+                    "score, the share of its mutants that the tests notice.")
+    parser.add_argument("packages", nargs="*", default=list(PACKAGES), metavar="PACKAGE",
+                        help=f"the packages ({', '.join(PACKAGES)}; default: all)")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, metavar="J",
+                        help="mutants tested at once (default: one per CPU)")
+    args = parser.parse_args(argv)
+    unknown = [p for p in args.packages if p not in PACKAGES]
+    if unknown or args.jobs < 1:
+        parser.error(f"unknown package {', '.join(unknown)}; the packages are "
+                     f"{', '.join(PACKAGES)}" if unknown else "--jobs must be at least 1")
+    rows = []
+    for name in args.packages:
+        try:
+            rows.append(run(name, args.jobs))
+        except RuntimeError as err:
+            print(f"error: {err}", file=sys.stderr)
+            return 1
+    print(f"{'package':8} {'mutants':>8} {'killed':>7} {'timeout':>8} {'survived':>9} "
+          f"{'no tests':>9} {'suspicious':>11} {'score':>7} {'seconds':>8}")
+    for r in rows:
+        print(f"{r['package']:8} {r['mutants']:>8} {r['killed']:>7} {r['timeout']:>8} "
+              f"{r['survived']:>9} {r['no_tests']:>9} {r['suspicious']:>11} "
+              f"{r['score']:>7.1%} {r['seconds']:>8}")
+    print(f"survivors: {STAGE}/PACKAGE/survivors.txt")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
