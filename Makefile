@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: install test test-fast lint formal soak gatesim bench bench-engine bench-bots bench-player bench-trials \
+.PHONY: install test test-fast lint formal soak gatesim mutate bench bench-engine bench-bots bench-player bench-trials \
 	bench-room
 
 # The virtual environment, with the project and every extra (gateware, simulation, boards, the
@@ -56,6 +56,12 @@ soak: $(STAMP)
 # (minutes). ARGS='--games 4 ice40'.
 gatesim: $(STAMP)
 	$(PY) -m fpgatrax.boards.gatesim $(ARGS)
+
+# Mutation testing of the rules, the match code and the search model with mutmut, in staged
+# copies under build/mutate/ (the checkout is never changed): a score per package (minutes to
+# an hour). ARGS='rules --jobs 1'.
+mutate: $(STAMP)
+	$(PY) tests/mutate.py $(ARGS)
 
 bench: bench-engine bench-bots bench-player bench-strength
 

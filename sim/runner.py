@@ -82,7 +82,8 @@ def run(component, *, name, test_module, simulator="verilator", env=None, testca
 def run_verilog(files, *, name, test_module, simulator="verilator", env=None, testcase=None,
                 log_file=None):
     """As :func:`run`, for a design given as Verilog text: ``files`` maps file names to their
-    text (a synthesized netlist and its cells' models, say); ``name`` is the top module."""
+    text (a synthesized netlist and its cells' models, say; files named ``*.vh`` are only
+    included by the others); ``name`` is the top module."""
     from cocotb_tools.runner import get_runner
 
     if simulator not in SIMULATORS:
@@ -95,13 +96,12 @@ def run_verilog(files, *, name, test_module, simulator="verilator", env=None, te
     with _toolchain_environment(simulator):
         if not _built(simulator, build_dir, name):
             build_dir.mkdir(parents=True, exist_ok=True)
-            sources = []
             for file, text in files.items():
                 (build_dir / file).write_text(text)
-                sources.append(build_dir / file)
             build_args = (["--no-public-flat-rw", "--public-depth", "1", "-Wno-fatal", "-O3"]
                           if simulator == "verilator" else [])
-            runner.build(sources=sources, hdl_toplevel=name, build_dir=build_dir,
+            runner.build(sources=[build_dir / file for file in files if not file.endswith(".vh")],
+                         includes=[build_dir], hdl_toplevel=name, build_dir=build_dir,
                          build_args=build_args, timescale=TIMESCALE,
                          log_file=build_dir / "build.log")
         return runner.test(test_module=test_module, hdl_toplevel=name, hdl_toplevel_lang="verilog",

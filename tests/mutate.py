@@ -36,8 +36,11 @@ FAST = "not verilator and not nextpnr and not formal and not slow"
 
 # name: (the folder mutmut copies, the files in it to mutate, the tests that may notice).
 PACKAGES = {
-    "rules": ("fpgatrax/host/rules", ["fpgatrax/host/rules/*"], ["tests/host/rules"]),
-    "match": ("fpgatrax/host/match", ["fpgatrax/host/match/*"], ["tests/host/match"]),
+    "rules": ("fpgatrax/host/rules", ["fpgatrax/host/rules/*"],
+              ["tests/host/rules", "tests/host/cli/test_records_cli.py", "tests/host/pictures",
+               "tests/host/match/test_referee.py"]),
+    "match": ("fpgatrax/host/match", ["fpgatrax/host/match/*"],
+              ["tests/host/match", "tests/host/cli/test_cli.py"]),
     "search": ("fpgatrax/hw", ["fpgatrax/hw/search_model.py"],
                ["tests/hw/test_search_model.py", "tests/hw/test_search_values.py",
                 "tests/hw/test_lanes_model.py", "tests/hw/test_player_model.py"]),

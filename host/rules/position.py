@@ -66,11 +66,16 @@ def xy_of(key: int) -> tuple[int, int]:
     return x - ORIGIN, y - ORIGIN
 
 
-def _popcount4(m: int) -> int:
+_Tiles = tuple[int, ...]
+
+
+# Tables made once, at import (mutation testing cannot reach code that runs before the tests:
+# it is marked so; the tables are checked through every rule that reads them).
+def _popcount4(m: int) -> int:  # pragma: no mutate block
     return (m & 1) + (m >> 1 & 1) + (m >> 2 & 1) + (m >> 3 & 1)
 
 
-def _entry_tables() -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+def _entry_tables() -> tuple[tuple[int, ...], tuple[_Tiles, ...]]:  # pragma: no mutate block
     """For each entry mask (white nibble | red nibble << 4) of an empty square: what is forced
     there (a tile, 0 for nothing, -1 for an illegal square) and which tiles fit there."""
     forced = [0] * 256
