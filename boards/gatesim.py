@@ -51,8 +51,58 @@ def _cells_models(family):
     models = {path.name: path.read_text()
               for path in [share / "cells_sim.v", *sorted(share.glob("*.vh"))]}
     if family == "ecp5":
+        models["cells_sim.v"] = _with_ecp5_block_ram(models["cells_sim.v"])
         models["mult18x18d_sim.v"] = _ecp5_multiplier_model()
     return models
+
+
+def _bus(name, width):
+    """``{NAME<width-1>, ..., NAME0}``: a cell's one-bit pins as a Verilog vector."""
+    return "{" + ", ".join(f"{name}{i}" for i in reversed(range(width))) + "}"
+
+
+def _with_ecp5_block_ram(cells):
+    """Yosys's ECP5 models with behaviour given to the block RAM, DP16KD, which they declare
+    (its pins and parameters) but leave empty. The behaviour covers what the player's memories
+    are mapped to: words of 1, 2, 4, 9 or 18 bits (both ports narrow, 4 or fewer, or both
+    wide), no output register, the chip selects unused, contents starting at zero. An 18-bit
+    port writes each 9-bit half when its address bit 0 or 1 (the byte enables) is high. Each
+    port's write mode (NORMAL, WRITETHROUGH or READBEFOREWRITE) says what it reads on a write.
+    Anything else stops the simulation."""
+    start = cells.index("module DP16KD(")
+    end = cells.index("endmodule", start)
+    widths = "||".join(f" DATA_WIDTH_{{p}} == {w} " for w in (1, 2, 4, 9, 18))
+    unsupported = " ||\n      ".join(
+        [f"!({widths.format(p=p)})" for p in "AB"]
+        + ["(DATA_WIDTH_A > 4) != (DATA_WIDTH_B > 4)"]
+        + [f'REGMODE_{p} != "NOREG" || CSDECODE_{p} != "0b000"' for p in "AB"]
+        + [f"INITVAL_{i:02X} != 0" for i in range(64)])
+    ports = []
+    for p in "AB":
+        ports.append(f"""\
+  wire [13:0] address_{p} = {_bus(f"AD{p}", 14)};
+  wire [14:0] first_{p} = DATA_WIDTH_{p} == 18 ? address_{p}[13:4] * 18
+                        : DATA_WIDTH_{p} == 9 ? address_{p}[13:3] * 9
+                        : {{1'b0, address_{p} & ~(DATA_WIDTH_{p} - 1)}};
+  wire [17:0] in_{p} = {_bus(f"DI{p}", 18)};
+  reg [17:0] out_{p} = 0;
+  assign {_bus(f"DO{p}", 18)} = out_{p};
+  always @(posedge CLK{p})
+    if (CE{p} && {_bus(f"CS{p}", 3)} == 3'b000)
+      for (integer i = 0; i < DATA_WIDTH_{p}; i = i + 1) begin
+        if (!WE{p} || WRITEMODE_{p} == "READBEFOREWRITE") out_{p}[i] <= bits[first_{p} + i];
+        else if (WRITEMODE_{p} == "WRITETHROUGH") out_{p}[i] <= in_{p}[i];
+        if (WE{p} && (DATA_WIDTH_{p} != 18 || address_{p}[i / 9]))
+          bits[first_{p} + i] <= in_{p}[i];
+      end
+""")
+    body = f"""\
+  // Behaviour added by fpgatrax.boards.gatesim (see _with_ecp5_block_ram).
+  reg [18431:0] bits = 0;
+{"".join(ports)}  initial if ({unsupported})
+    $fatal(1, "DP16KD: only unregistered, zero-initialised ports of one kind are modelled");
+"""
+    return cells[:end] + body + cells[end:]
 
 
 # The MULT18X18D parameters that would put a register in its path.
@@ -131,7 +181,7 @@ def gatesim(family, games, seed, log=print):
                 runner.run_verilog(files, name="player", test_module="fpgatrax.sim.player_tb",
                                    env=run_env, testcase="games_against_bots",
                                    log_file=folder / f"{kind}.log")
-        except SystemExit:      # cocotb's runner exits when the simulator fails
+        except (SystemExit, RuntimeError):     # the simulation failed: no report, no agreement
             pass
         runs[kind] = (_report(report), time.monotonic() - started)
     (rtl, _), (gates, seconds) = runs["rtl"], runs["gates"]

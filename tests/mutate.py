@@ -16,13 +16,15 @@ setuptools package-dir mapping). So each package runs in a staged copy,
 ``build/mutate/NAME/``: ``fpgatrax/{host,hw,sim,boards}`` and ``tests/`` copied from the
 checkout, and a ``pyproject.toml`` with the package's mutmut settings. The checkout itself is
 never changed, so a run that is killed leaves nothing behind but the staged copy, and a
-second run starts afresh. Prints a table of scores and writes each package's surviving
-mutants to ``build/mutate/NAME/survivors.txt`` (``mutmut show NAME`` in that folder shows one).
+second run starts afresh. Prints a table of scores, with how many survivors change nothing
+but the text inside a string (a message's wording), and writes each package's surviving
+mutants, as diffs, to ``build/mutate/NAME/survivors.txt``.
 """
 
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -76,6 +78,21 @@ filterwarnings = ["error"]
     return folder
 
 
+_STRING = re.compile(r"""(?:[rbf]*)("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')""")
+
+
+def changes_only_text(diff):
+    """Whether a mutant's diff (``mutmut show``) changes nothing but the text inside string
+    literals: a message's wording, not what the code does."""
+    removed = [line[1:] for line in diff.splitlines()
+               if line.startswith("-") and not line.startswith("---")]
+    added = [line[1:] for line in diff.splitlines()
+             if line.startswith("+") and not line.startswith("+++")]
+    return (bool(removed) and len(removed) == len(added)
+            and [_STRING.sub('""', line) for line in removed]
+            == [_STRING.sub('""', line) for line in added])
+
+
 def run(name, jobs, log=print):
     """Run mutmut on package ``name``; returns its figures."""
     folder = stage(name)
@@ -93,12 +110,17 @@ def run(name, jobs, log=print):
     stats = json.loads(stats_file.read_text())
     listing = subprocess.run([mutmut, "results"], cwd=folder, capture_output=True, text=True,
                              check=False).stdout
-    (folder / "survivors.txt").write_text(listing)
+    survivors = [line.split(":")[0].strip() for line in listing.splitlines()
+                 if line.strip().endswith(": survived")]
+    diffs = {name: subprocess.run([mutmut, "show", name], cwd=folder, capture_output=True,
+                                  text=True, check=False).stdout for name in survivors}
+    (folder / "survivors.txt").write_text("".join(diffs.values()))
     detected = stats["killed"] + stats["timeout"]
     counted = stats["total"] - stats["skipped"]
     return {"package": name, "mutants": counted, "killed": stats["killed"],
             "timeout": stats["timeout"], "survived": stats["survived"],
             "no_tests": stats["no_tests"], "suspicious": stats["suspicious"],
+            "text_only": sum(map(changes_only_text, diffs.values())),
             "score": detected / counted if counted else 0.0,
             "seconds": round(time.monotonic() - started)}
 
@@ -126,11 +148,12 @@ def main(argv=None):
             print(f"error: {err}", file=sys.stderr)
             return 1
     print(f"{'package':8} {'mutants':>8} {'killed':>7} {'timeout':>8} {'survived':>9} "
-          f"{'no tests':>9} {'suspicious':>11} {'score':>7} {'seconds':>8}")
+          f"{'(text)':>7} {'no tests':>9} {'suspicious':>11} {'score':>7} {'seconds':>8}")
     for r in rows:
         print(f"{r['package']:8} {r['mutants']:>8} {r['killed']:>7} {r['timeout']:>8} "
-              f"{r['survived']:>9} {r['no_tests']:>9} {r['suspicious']:>11} "
-              f"{r['score']:>7.1%} {r['seconds']:>8}")
+              f"{r['survived']:>9} {r['text_only']:>7} {r['no_tests']:>9} "
+              f"{r['suspicious']:>11} {r['score']:>7.1%} {r['seconds']:>8}")
+    print("(text): survivors that change only the text inside a string, a message's wording")
     print(f"survivors: {STAGE}/PACKAGE/survivors.txt")
     return 0
 

@@ -36,3 +36,14 @@ def test_the_staged_copy_holds_the_package_and_its_settings(monkeypatch, tmp_pat
         (ROOT / "hw/search_model.py").read_text()
     assert (folder / "tests/hw/test_search_model.py").exists()
     assert not list(folder.rglob("__pycache__"))
+
+
+def test_a_survivor_that_changes_only_a_message_is_told_apart():
+    text = '--- a.py\n+++ a.py\n@@ -1 +1 @@\n-    raise E("the square is taken")\n' \
+           '+    raise E("XXthe square is takenXX")\n'
+    code = '--- a.py\n+++ a.py\n@@ -1 +1 @@\n-    if col > w + 2 or row > h:\n' \
+           '+    if col > w + 2 and row > h:\n'
+    string_swap = "-    return key, 'a'\n+    return None, 'b'\n"
+    assert mutate.changes_only_text(text)
+    assert not mutate.changes_only_text(code)
+    assert not mutate.changes_only_text(string_swap)
