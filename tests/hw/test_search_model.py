@@ -16,8 +16,10 @@ from fpgatrax.hw.search_model import (
     WIN,
     SearchModel,
     candidates_in_order,
+    levels_of,
     makes_threat,
     threat_pair,
+    tss_trials_for,
     window_of,
 )
 
@@ -166,7 +168,37 @@ def test_threat_space_search_plays_the_first_proven_win():
         else:
             proofs += 1
             assert (choice.reason, choice.move) == ("threat", proven)
+            # Its value is a win the attacker completes at an odd ply within the 5, its trials
+            # all that the search made (the win pass's too), and no negamax iteration finished.
+            assert choice.value in {WIN - ply for ply in (1, 3, 5)}
+            model = SearchModel(depth=1, tss=5)
+            assert model.choose(position).trials == model.trials > len(legal)
+            assert choice.depth == 0
     assert proofs >= 2       # the positions hold proofs to find
+
+
+def test_the_array_has_a_level_for_every_ply_the_search_tries(monkeypatch):
+    """``levels_of`` (the trial levels the gateware's arrays get) covers the deepest ply at
+    which the search tries a move, and no more: the negamax's leaf ply after attack
+    extensions, or the threat-space search's last ply."""
+    deepest = {}
+
+    def trial(self, position, move):
+        key = (self.depth, self.extension, self.tss)
+        deepest[key] = max(deepest.get(key, 0), len(position.moves) - self.root_plies + 1)
+        return original(self, position, move)
+
+    positions = positions_from_play(16, 23)[4::3]
+    original = SearchModel._trial
+    monkeypatch.setattr(SearchModel, "_trial", trial)
+    settings = [(1, 0, 0), (2, 0, 0), (1, 1, 0), (2, 1, 0), (1, 1, 5)]
+    for position in positions:
+        for depth, extension, tss in settings:
+            model = SearchModel(depth=depth, extension=extension, tss=tss)
+            model.root_plies = len(position.moves)
+            model.choose(position)
+    for depth, extension, tss in settings:
+        assert deepest[depth, extension, tss] == levels_of(depth, extension, tss)
 
 
 def test_a_search_starts_afresh_after_another():
@@ -231,3 +263,16 @@ def test_a_node_stops_at_the_first_value_that_reaches_beta(monkeypatch):
             assert reached[0] == len(values) - 1, (beta, values)
             at_equality += values[reached[0]] == beta
     assert at_equality >= 5
+
+
+def test_the_threat_space_search_gives_up_at_its_share_of_the_trials():
+    """``tss_trials_for``: a board's threat-space search stops at a whole share of the trial
+    limit, less than all of it, and a board without one has none; a search given that share
+    ends its proof attempts within it (the win pass's trials counted)."""
+    assert tss_trials_for(4000, 0) == 0
+    share = tss_trials_for(4000, 5)
+    assert isinstance(share, int) and 0 < share < 4000
+    for position in positions_from_play(24, 21)[3::2]:
+        choice = SearchModel(4000, depth=1, tss=5, tss_trials=share).choose(position)
+        if choice.reason == "threat":
+            assert choice.trials <= share
