@@ -90,3 +90,51 @@ def test_trial_limit_fits_the_counter():
     MoveSearch(7, 7, depth=1, max_trials=(1 << TRIAL_BITS) - 1)
     with pytest.raises(ValueError, match="max_trials"):
         MoveSearch(7, 7, depth=1, max_trials=1 << TRIAL_BITS)
+
+
+def test_the_ranges_are_no_wider_than_what_the_search_computes():
+    """Each range's ends are numbers the search computes (so no register is a bit wider than
+    it must be): ±(WIN + 1) for the values (the root window's bounds), the leaf's extreme
+    sums, the largest count."""
+    values = SearchValues(3, 1)
+    win, count = search_model.WIN, search_model.MAX_COUNT
+    weight = search_model.THREAT_WEIGHT
+    assert values.inf == win + 1
+    assert (values.value[0], values.value[-1]) == (-values.inf, values.inf)
+    sums = [mine - theirs - weight * threats
+            for mine, theirs, threats in itertools.product((0, count), repeat=3)]
+    assert (values.leaf_sum[0], values.leaf_sum[-1]) == (min(sums), max(sums))
+    assert values.count[-1] == count
+
+
+@pytest.mark.parametrize("name,refused,accepted", [
+    ("WIN", [-1, 2.5], [0]), ("MAX_COUNT", [0, -1], [1]), ("THREAT_WEIGHT", [-1], [0]),
+    ("LEAF_LIMIT", [-1, "7"], [0]),
+])
+def test_a_constant_out_of_its_range_is_refused_by_name(monkeypatch, name, refused, accepted):
+    for value in refused:
+        monkeypatch.setattr(search_model, name, value)
+        with pytest.raises(ValueError, match=f"{name} must be a whole number"
+                                             f"{' of at least 1' if name == 'MAX_COUNT' else ''}"
+                                             f", not {value!r}"):
+            SearchValues(1, 0)
+    for value in accepted:
+        monkeypatch.setattr(search_model, name, value)
+        if name == "WIN":               # no leaf fits below a win of 0: refused for that
+            with pytest.raises(ValueError, match="depth|LEAF_LIMIT"):
+                SearchValues(1, 0)
+        else:
+            assert getattr(SearchValues(1, 0), name.lower()) == value
+
+
+def test_depth_and_extension_are_refused_past_their_bounds():
+    top = search_model.WIN // 4
+    SearchValues(top, 0)
+    for depth in (0, top + 1, 2.0):
+        with pytest.raises(ValueError, match=f"depth must be a whole number from 1 to {top}, "
+                                             f"not {depth!r}"):
+            SearchValues(depth, 0)
+    for extension in (-1, top + 1, 1.0):
+        with pytest.raises(ValueError, match=f"extension must be a whole number from 0 to "
+                                             f"{top}, not {extension!r}"):
+            SearchValues(1, extension)
