@@ -38,8 +38,10 @@ FAST = "not verilator and not nextpnr and not formal and not slow"
 
 # name: (the folder mutmut copies, the files in it to mutate, the tests that may notice, tests
 # left out). Every mutant that survives runs all the tests covering its function, so the
-# slowest test is left out where others cover the same ground: the oracle's random 8x8 games
-# (a third of the rules' test time; the standard and loop games and the variant tests stay).
+# slowest tests are left out where others cover the same ground: the oracle's random 8x8 games
+# (a third of the rules' test time; the standard and loop games and the variant tests stay),
+# and the search against plain minimax at depth 2 (two fifths of the search's; depth 1 stays,
+# and the trial and choice checks at depth 2).
 PACKAGES = {
     "rules": ("fpgatrax/host/rules", ["fpgatrax/host/rules/*"],
               ["tests/host/rules", "tests/host/cli/test_records_cli.py", "tests/host/pictures",
@@ -50,7 +52,9 @@ PACKAGES = {
               ["tests/host/match", "tests/host/cli/test_cli.py"], []),
     "search": ("fpgatrax/hw", ["fpgatrax/hw/search_model.py"],
                ["tests/hw/test_search_model.py", "tests/hw/test_search_values.py",
-                "tests/hw/test_lanes_model.py", "tests/hw/test_player_model.py"], []),
+                "tests/hw/test_lanes_model.py", "tests/hw/test_player_model.py"],
+               [f"tests/hw/test_search_model.py::test_pruned_search_chooses_as_plain_minimax"
+                f"[2-10-{evasions}]" for evasions in (True, False)]),
 }
 
 
