@@ -109,3 +109,28 @@ def test_the_command_refuses_bad_input_in_one_line(capsys):
     assert main(["relay", "localhost:5000", "nobody"]) == 1
     errors = capsys.readouterr().err.splitlines()
     assert len(errors) == 3 and all(line.startswith("fpgatrax relay: error:") for line in errors)
+
+
+@pytest.mark.parametrize(("text", "address"), [
+    ("host:1", ("host", 1)), ("host:65535", ("host", 65535)), ("::1:5000", ("::1", 5000)),
+    ("a.example:80", ("a.example", 80))])
+def test_a_server_address_is_host_and_the_last_number(text, address):
+    assert parse_address(text) == address
+
+
+def test_a_port_past_65535_is_refused():
+    with pytest.raises(UserError, match="port from 1 to 65535"):
+        parse_address("host:65536")
+
+
+def test_the_pause_between_attempts_doubles_up_to_its_most():
+    with TcpTransport(0, "127.0.0.1") as closed:
+        port = closed.port
+    pauses = []
+    with pytest.raises(UserError, match="gave up after 5 attempts"):
+        relay(("127.0.0.1", port), bot("greedy", 1), RelaySettings(retries=4, backoff=(1, 5)),
+              log=[].append, sleep=pauses.append)
+    assert pauses == [1, 2, 4, 5]
+    with pytest.raises(UserError, match="gave up after 1 attempt$"):
+        relay(("127.0.0.1", port), bot("greedy", 1), RelaySettings(retries=0),
+              log=[].append, sleep=pauses.append)

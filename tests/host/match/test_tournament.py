@@ -5,17 +5,21 @@ information, and the results go to CSV and JSON."""
 import csv
 import json
 import math
+import re
 from collections import Counter
 
 import pytest
 
 from fpgatrax.host.cli.main import main
 from fpgatrax.host.match.players import PlayerOptions, open_player
+from fpgatrax.host.match.referee import FORFEIT_KINDS
 from fpgatrax.host.match.tournament import (
     ELO_SCALE,
     Entrant,
+    Standing,
     elo_intervals,
     elo_ratings,
+    format_table,
     parallel_round_robin,
     round_robin,
     write_results,
@@ -88,3 +92,28 @@ def test_games_at_once_fill_the_schedule_and_write_their_results(tmp_path):
 def test_games_at_once_need_players_each_game_can_open(capsys):
     assert main(["tournament", "random", "tcp:5999", "--jobs", "2"]) == 1
     assert "--jobs needs players" in capsys.readouterr().err
+
+
+def test_the_table_lines_up_under_its_header():
+    """Every figure of a row ends under the end of its column's title (names as wide as the
+    longest, at least as wide as 'player'), the forfeits one under each kind."""
+    for names in (["a", "b"], ["a very long name", "b"]):
+        table = [Standing(names[0], wins=3, draws=1, losses=12,
+                          forfeits=Counter({kind: i + 1 for i, kind in enumerate(FORFEIT_KINDS)}),
+                          elo=-123.4, elo_low=-250, elo_high=-10),
+                 Standing(names[1], wins=12, losses=3)]
+        head, *rows = format_table(table).splitlines()
+        assert head.startswith("player".ljust(max(6, *map(len, names))) + "  games")
+        ends = [match.end() for match in re.finditer(r"\S+", head)]
+        titles = ["games", "wins", "draws", "losses"]
+        for row, standing in zip(rows, table, strict=True):
+            assert row.startswith(standing.name.ljust(max(6, *map(len, names))) + "  ")
+            for title, figure in zip(titles, (str(standing.games), str(standing.wins),
+                                              str(standing.draws), str(standing.losses)),
+                                     strict=True):
+                end = head.index(f" {title} ") + 1 + len(title)
+                assert row[end - len(figure):end] == figure, (title, row)
+            for kind in FORFEIT_KINDS:
+                end = head.index(kind) + len(kind)
+                assert row[end - 1] == str(standing.forfeits[kind]), (kind, row)
+            assert len(row) == ends[-1]
