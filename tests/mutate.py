@@ -16,20 +16,26 @@ setuptools package-dir mapping). So each package runs in a staged copy,
 ``build/mutate/NAME/``: ``fpgatrax/{host,hw,sim,boards}`` and ``tests/`` copied from the
 checkout, and a ``pyproject.toml`` with the package's mutmut settings. The checkout itself is
 never changed, so a run that is killed leaves nothing behind but the staged copy, and a
-second run starts afresh. Prints a table of scores, with how many survivors change nothing
-but the text inside a string (a message's wording), and writes each package's surviving
-mutants, as diffs, to ``build/mutate/NAME/survivors.txt``.
+second run starts afresh. ``--sample N`` tests a seeded random sample of N mutants per package
+(all are made, and the tests' coverage measured, first) and gives the score with its 95 %
+interval (Wilson), in a fraction of the time. Prints a table of scores, with how many
+survivors change nothing but the text inside a string (a message's wording), and writes each
+package's surviving mutants, as diffs, to ``build/mutate/NAME/survivors.txt``.
 """
 
 import argparse
 import json
 import os
+import random
 import re
 import shutil
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
+
+from fpgatrax.host.bench.strength import wilson_interval
 
 ROOT = Path(__file__).resolve().parent.parent
 STAGE = ROOT / "build" / "mutate"
@@ -104,35 +110,50 @@ def changes_only_text(diff):
             == [_STRING.sub('""', line) for line in added])
 
 
-def run(name, jobs, log=print):
-    """Run mutmut on package ``name``; returns its figures."""
+def statuses(mutmut, folder):
+    """Every mutant of the staged package and what became of it (killed, survived, no tests,
+    timeout, suspicious, skipped, not checked...), from ``mutmut results --all true``."""
+    listing = subprocess.run([mutmut, "results", "--all", "true"], cwd=folder,
+                             capture_output=True, text=True, check=False).stdout
+    return dict(line.strip().rsplit(": ", 1) for line in listing.splitlines() if ": " in line)
+
+
+def run(name, jobs, sample=None, seed=2015, log=print):
+    """Run mutmut on package ``name``, on all its mutants or on a random ``sample`` of them;
+    returns its figures."""
     folder = stage(name)
     mutmut = str(Path(sys.executable).parent / "mutmut")
     started = time.monotonic()
     log(f"{name}: mutmut in {folder} (its output in mutmut.log there)")
     with open(folder / "mutmut.log", "w") as out:
-        subprocess.run([mutmut, "run", "--max-children", str(jobs)], cwd=folder, stdout=out,
-                       stderr=subprocess.STDOUT, check=False)
-        subprocess.run([mutmut, "export-cicd-stats"], cwd=folder, stdout=out,
-                       stderr=subprocess.STDOUT, check=False)
-    stats_file = folder / "mutants" / "mutmut-cicd-stats.json"
-    if not stats_file.exists():
-        raise RuntimeError(f"{name}: mutmut wrote no figures; see {folder / 'mutmut.log'}")
-    stats = json.loads(stats_file.read_text())
-    listing = subprocess.run([mutmut, "results"], cwd=folder, capture_output=True, text=True,
-                             check=False).stdout
-    survivors = [line.split(":")[0].strip() for line in listing.splitlines()
-                 if line.strip().endswith(": survived")]
-    diffs = {name: subprocess.run([mutmut, "show", name], cwd=folder, capture_output=True,
-                                  text=True, check=False).stdout for name in survivors}
+        chosen = []
+        if sample is not None:
+            # Mutants and the tests' coverage are made first (a name that matches no mutant
+            # stops mutmut right after), then the sample is drawn from their names.
+            subprocess.run([mutmut, "run", "--max-children", str(jobs), "no mutant is named so"],
+                           cwd=folder, stdout=out, stderr=subprocess.STDOUT, check=False)
+            names = sorted(statuses(mutmut, folder))
+            chosen = random.Random(seed).sample(names, min(sample, len(names)))
+        subprocess.run([mutmut, "run", "--max-children", str(jobs), *chosen], cwd=folder,
+                       stdout=out, stderr=subprocess.STDOUT, check=False)
+    found = statuses(mutmut, folder)
+    if not found:
+        raise RuntimeError(f"{name}: mutmut made no mutants; see {folder / 'mutmut.log'}")
+    counted = {key: status for key, status in found.items()
+               if (not chosen or key in chosen) and status != "skipped"}
+    tally = Counter(counted.values())
+    diffs = {key: subprocess.run([mutmut, "show", key], cwd=folder, capture_output=True,
+                                 text=True, check=False).stdout
+             for key, status in counted.items() if status == "survived"}
     (folder / "survivors.txt").write_text("".join(diffs.values()))
-    detected = stats["killed"] + stats["timeout"]
-    counted = stats["total"] - stats["skipped"]
-    return {"package": name, "mutants": counted, "killed": stats["killed"],
-            "timeout": stats["timeout"], "survived": stats["survived"],
-            "no_tests": stats["no_tests"], "suspicious": stats["suspicious"],
+    detected = tally["killed"] + tally["timeout"]
+    return {"package": name, "mutants": len(found), "tested": len(counted),
+            "killed": tally["killed"], "timeout": tally["timeout"],
+            "survived": tally["survived"], "no_tests": tally["no tests"],
+            "other": len(counted) - detected - tally["survived"] - tally["no tests"],
             "text_only": sum(map(changes_only_text, diffs.values())),
-            "score": detected / counted if counted else 0.0,
+            "score": detected / len(counted) if counted else 0.0,
+            "interval": wilson_interval(detected, len(counted)),
             "seconds": round(time.monotonic() - started)}
 
 
@@ -146,25 +167,35 @@ def main(argv=None):
                         help=f"the packages ({', '.join(PACKAGES)}; default: all)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, metavar="J",
                         help="mutants tested at once (default: one per CPU)")
+    parser.add_argument("--sample", type=int, metavar="N",
+                        help="test a random sample of N mutants per package (seeded): a score "
+                             "with its 95 %% interval in a fraction of the time (default: all)")
+    parser.add_argument("--seed", type=int, default=2015, metavar="S",
+                        help="the sample's seed (default 2015)")
     args = parser.parse_args(argv)
     unknown = [p for p in args.packages if p not in PACKAGES]
-    if unknown or args.jobs < 1:
+    if unknown or args.jobs < 1 or (args.sample is not None and args.sample < 1):
         parser.error(f"unknown package {', '.join(unknown)}; the packages are "
-                     f"{', '.join(PACKAGES)}" if unknown else "--jobs must be at least 1")
+                     f"{', '.join(PACKAGES)}" if unknown else
+                     "--jobs and --sample must be at least 1")
     rows = []
     for name in args.packages:
         try:
-            rows.append(run(name, args.jobs))
+            rows.append(run(name, args.jobs, args.sample, args.seed))
         except RuntimeError as err:
             print(f"error: {err}", file=sys.stderr)
             return 1
-    print(f"{'package':8} {'mutants':>8} {'killed':>7} {'timeout':>8} {'survived':>9} "
-          f"{'(text)':>7} {'no tests':>9} {'suspicious':>11} {'score':>7} {'seconds':>8}")
+    print(f"{'package':8} {'mutants':>8} {'tested':>7} {'killed':>7} {'timeout':>8} "
+          f"{'survived':>9} {'(text)':>7} {'no tests':>9} {'other':>6} {'score':>7} "
+          f"{'(95 % interval)':>16} {'seconds':>8}")
     for r in rows:
-        print(f"{r['package']:8} {r['mutants']:>8} {r['killed']:>7} {r['timeout']:>8} "
-              f"{r['survived']:>9} {r['text_only']:>7} {r['no_tests']:>9} "
-              f"{r['suspicious']:>11} {r['score']:>7.1%} {r['seconds']:>8}")
-    print("(text): survivors that change only the text inside a string, a message's wording")
+        low, high = r["interval"]
+        print(f"{r['package']:8} {r['mutants']:>8} {r['tested']:>7} {r['killed']:>7} "
+              f"{r['timeout']:>8} {r['survived']:>9} {r['text_only']:>7} {r['no_tests']:>9} "
+              f"{r['other']:>6} {r['score']:>7.1%} {f'({low:.0%} to {high:.0%})':>16} "
+              f"{r['seconds']:>8}")
+    print("(text): survivors that change only the text inside a string, a message's wording; "
+          "other: suspicious, segfaults, not checked")
     print(f"survivors: {STAGE}/PACKAGE/survivors.txt")
     return 0
 
