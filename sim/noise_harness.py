@@ -61,13 +61,7 @@ class NoisyLink(wiring.Component):
     def __init__(self, player: Player):
         self._player = player
         super().__init__({
-            "rx": In(1, init=1),
-            "tx": Out(1, init=1),
-            "thinking": Out(1),
-            "bad_input": Out(1),
-            "out_of_room": Out(1),
-            "game_over": Out(1),
-            "move_cycles": Out(32),
+            **player.signature.members,       # the player's pins and lights, as they are
             "seed": In(32),
             "noise_count": In(32),
             "go": In(1),
@@ -83,8 +77,9 @@ class NoisyLink(wiring.Component):
         player = self._player
         m.submodules.player = player
         m.submodules.noise_tx = tx = UARTTransmitter(clk_freq=player.clk_freq, baud=player.baud)
-        for name in ("tx", "thinking", "bad_input", "out_of_room", "game_over", "move_cycles"):
-            m.d.comb += getattr(self, name).eq(getattr(player, name))
+        for name, member in player.signature.members.items():
+            if member.flow == Out:
+                m.d.comb += getattr(self, name).eq(getattr(player, name))
 
         # The sender: one generator step per byte handed to the transmitter, then an idle gap.
         sent_state, sent = Signal(32), Signal(32)
