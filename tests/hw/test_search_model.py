@@ -122,7 +122,7 @@ def test_pruned_search_chooses_as_plain_minimax(depth, positions, evasions):
                       for move in ([chosen] if chosen else []) + order}
             best = max(values.values())
             chosen = next(move for move, value in values.items() if value == best)
-        assert (choice.move, choice.value) == (chosen, best)
+        assert (choice.move, choice.value, choice.reason) == (chosen, best, "best")
 
 
 def test_max_trials_bounds_the_trials():
@@ -218,6 +218,8 @@ def test_the_window_centres_the_tiles_with_the_odd_square_after_them():
     position = Position.of_tiles({key_of(0, 0): tile, key_of(2, 1): tile}, [])
     assert window_of(position, (6, 5)) == (-1, -1, 4, 3)
     assert window_of(position, (7, 4)) == (-2, -1, 4, 2)
+    # An empty board: the first tile's square, (0, 0), at the centre square.
+    assert window_of(Position(), (6, 5)) == (-2, -2, 3, 2)
 
 
 def test_no_leaf_reaches_a_win_the_search_can_see():

@@ -130,6 +130,7 @@ def test_a_constant_out_of_its_range_is_refused_by_name(monkeypatch, name, refus
 def test_depth_and_extension_are_refused_past_their_bounds():
     top = search_model.WIN // 4
     SearchValues(top, 0)
+    SearchValues(1, top)
     for depth in (0, top + 1, 2.0):
         with pytest.raises(ValueError, match=f"depth must be a whole number from 1 to {top}, "
                                              f"not {depth!r}"):
