@@ -84,9 +84,14 @@ def test_games_at_once_fill_the_schedule_and_write_their_results(tmp_path):
         rows = list(csv.DictReader(f))
     assert [(r["white"], r["black"], r["how"]) for r in rows] == \
         [(w, b, r.how) for w, b, r in results]
+    assert [r["winner"] for r in rows] == \
+        ["draw" if r.winner is None else ("white", "black")[r.winner] for _, _, r in results]
     data = json.loads(json_file.read_text())
-    assert {s["player"]: s["wins"] for s in data["standings"]} == {s.name: s.wins for s in table}
+    assert {s["player"]: (s["games"], s["wins"], s["draws"], s["losses"])
+            for s in data["standings"]} == \
+        {s.name: (s.games, s.wins, s.draws, s.losses) for s in table}
     assert all(s["elo_95"][0] <= s["elo"] <= s["elo_95"][1] for s in data["standings"])
+    assert [game["winner"] for game in data["games"]] == [r["winner"] for r in rows]
 
 
 def test_games_at_once_need_players_each_game_can_open(capsys):

@@ -121,3 +121,9 @@ def test_the_commands_read_and_write_old_records(tmp_path, capsys):
     assert main(["replay", str(bare), "--notation", "old"]) == 0
     assert main(["replay", str(bare)]) == 1          # read as the new notation: not moves
     assert "error" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("text", ["A1U", "1AS", "1AC", "B1S", "A2C"])
+def test_a_first_move_other_than_a1s_or_a1c_is_refused(text):
+    with pytest.raises(IllegalMove, match="the first move is A1S or A1C"):
+        parse_old_move(Position(), text)
