@@ -30,7 +30,7 @@ import subprocess
 import sys
 import time
 
-from amaranth.back import rtlil
+from amaranth.back import rtlil, verilog
 
 from fpgatrax.boards.toolchain import cell_counts, run_logged, tool
 from fpgatrax.sim import runner
@@ -165,22 +165,17 @@ def gatesim(family, games, seed, log=print):
     log(f"{family}: synthesizing the small player ({FAMILIES[family]})")
     files, (luts, ffs) = synthesize(family, player, folder)
     runs = {}
-    for kind in ("rtl", "gates"):
+    designs = {"rtl": {"player.v": verilog.convert(player, name="player")}, "gates": files}
+    for kind, design in designs.items():
         report = folder / f"{kind}.json"
         report.unlink(missing_ok=True)
-        run_env = env | {"PLAYER_REPORT": str(report)}
         log(f"{family}: {games} games on the {'netlist' if kind == 'gates' else 'RTL'} "
             "(the first build of a netlist takes minutes)")
         started = time.monotonic()
         try:
-            if kind == "rtl":
-                runner.run(player, name="player", test_module="fpgatrax.sim.player_tb",
-                           env=run_env, testcase="games_against_bots",
-                           log_file=folder / f"{kind}.log")
-            else:
-                runner.run_verilog(files, name="player", test_module="fpgatrax.sim.player_tb",
-                                   env=run_env, testcase="games_against_bots",
-                                   log_file=folder / f"{kind}.log")
+            runner.run_verilog(design, name="player", test_module="fpgatrax.sim.player_tb",
+                               env=env | {"PLAYER_REPORT": str(report)},
+                               testcase="games_against_bots", log_file=folder / f"{kind}.log")
         except (SystemExit, RuntimeError):     # the simulation failed: no report, no agreement
             pass
         runs[kind] = (_report(report), time.monotonic() - started)
