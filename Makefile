@@ -19,8 +19,9 @@ install: $(STAMP)
 
 # pytest on every core (pytest-xdist: a test goes to whichever worker is free, and a group
 # marked xdist_group stays on one worker), with its exit status 5 (it collected no test: a
-# selection that matched nothing) reported rather than treated as a failure of the code.
-PYTEST = $(PY) -m pytest -n auto --dist loadgroup $(1); status=$$?; \
+# selection that matched nothing) reported rather than treated as a failure of the code; the
+# thirty slowest tests are listed after (the suite must stay well under half an hour in CI).
+PYTEST = $(PY) -m pytest -n auto --dist loadgroup --durations=30 $(1); status=$$?; \
 	if [ $$status -eq 5 ]; then echo "pytest collected no tests"; exit 0; fi; exit $$status
 
 # Everything: lint, the import contract and type checks, then the whole suite on every core.

@@ -41,6 +41,10 @@ ROOT = Path(__file__).resolve().parent.parent
 STAGE = ROOT / "build" / "mutate"
 FOLDERS = ("host", "hw", "sim", "boards")
 FAST = "not verilator and not nextpnr and not formal and not slow"
+# mutmut stops a mutant's tests after (their measured time + 1 s) times this, doubled, of CPU
+# time (not wall time, so a loaded machine does not make time-outs): 15 by default, which makes
+# each mutant that loops forever (in the referee's relay, say) cost half an hour.
+TIMEOUT_MULTIPLIER = 4
 
 # name: (the folder mutmut copies, the files in it to mutate, the tests that may notice, tests
 # left out). Every mutant that survives runs all the tests covering its function, so the
@@ -83,6 +87,7 @@ def stage(name):
 source_paths = {_toml_list([source])}
 only_mutate = {_toml_list(only)}
 also_copy = ["fpgatrax"]
+timeout_multiplier = {TIMEOUT_MULTIPLIER}
 pytest_add_cli_args = {_toml_list(["-p", "no:xdist", "-p", "no:cacheprovider", "-m", FAST,
                                     *deselect])}
 pytest_add_cli_args_test_selection = {_toml_list(tests)}
