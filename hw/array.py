@@ -99,6 +99,10 @@ class TileArray(wiring.Component):
         leaves the window would look like a line between its edges; see ``player_model``).
     """
 
+    #: What carries out the commands. The array's proofs (:mod:`.array_proof`) put a
+    #: controller in its place whose outputs the solver chooses freely.
+    Controller = ArrayControl
+
     def __init__(self, width, height, levels=2, both_colours=False):
         for name, value in (("width", width), ("height", height)):
             if not isinstance(value, int) or value < 3:
@@ -123,7 +127,7 @@ class TileArray(wiring.Component):
 
         # The controller carries out the commands; the bounding box and the border flag come
         # from the datapath.
-        m.submodules.control = control = ArrayControl(W, H, L, self.both_colours)
+        m.submodules.control = control = self.Controller(W, H, L, self.both_colours)
         port = self.port
         wiring.connect(m, wiring.flipped(port.cmd), control.cmd)
         m.d.comb += [port.done.eq(control.done), port.cycles.eq(control.cycles),

@@ -22,13 +22,14 @@ from fpgatrax.host.rules.position import SYMBOL_TILES
 from fpgatrax.hw.cell import Cell, control_layout, neighbour_layout
 from fpgatrax.hw.formal import Proof, no_reset, past, started
 
-__all__ = ["CellHarness", "PROOFS"]
+__all__ = ["CellHarness", "PROOFS", "valid_tile", "two_or_more"]
 
 LEVELS = 3
 TILES = sorted({tile for pair in SYMBOL_TILES.values() for tile in pair})
 
 
-def _valid_tile(tile):
+def valid_tile(tile):
+    """Whether ``tile`` is the empty square or one of the six tiles."""
     return Cat(tile == t for t in [0, *TILES]).any()
 
 
@@ -59,13 +60,13 @@ class CellHarness(wiring.Component):
 
         no_reset(m)
         if not self.any_tile:
-            m.d.comb += Assume(_valid_tile(self.ctl.wdata))
+            m.d.comb += Assume(valid_tile(self.ctl.wdata))
         m.d.comb += Assume(_thermometer(self.ctl.level))
         m.d.comb += Assume(~(self.sel_x & self.ctl.force.any()))
         for d in range(4):
             m.d.comb += Assume(~self.nb[d].edge | self.nb[d].occ)
 
-        m.d.comb += [Assert(_valid_tile(tile)), Assert(_thermometer(level))]
+        m.d.comb += [Assert(valid_tile(tile)), Assert(_thermometer(level))]
 
         ready = started(m)
         was_tile, was_level = past(m, tile, "tile"), past(m, level, "level")
@@ -80,11 +81,12 @@ class CellHarness(wiring.Component):
             with m.If(~written & ~cleared & (was_tile == 0) & (tile != 0)):
                 red = occupied & ~white
                 fits = ((tile ^ white) & occupied) == 0
-                m.d.comb += [Assert(fits), Assert(_two_or_more(white) | _two_or_more(red))]
+                m.d.comb += [Assert(fits), Assert(two_or_more(white) | two_or_more(red))]
         return m
 
 
-def _two_or_more(bits):
+def two_or_more(bits):
+    """Whether two or more of ``bits`` (four, one per direction) are set."""
     # Written out here rather than taken from ``tiles.forced_play``'s helpers: the property
     # must not share the code it checks.
     return Cat(bits[i] & bits[j] for i in range(4) for j in range(i + 1, 4)).any()

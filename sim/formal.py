@@ -22,12 +22,13 @@ from pathlib import Path
 
 from amaranth.back import rtlil
 
-from fpgatrax.hw import cell_proof, protocol_proof, uart_proof
+from fpgatrax.hw import array_proof, cell_proof, protocol_proof, uart_proof
 from fpgatrax.hw.formal import Proof
 
 __all__ = ["PROOFS", "ProofError", "Outcome", "run_proof", "main"]
 
-PROOFS: tuple[Proof, ...] = (*cell_proof.PROOFS, *uart_proof.PROOFS, *protocol_proof.PROOFS)
+PROOFS: tuple[Proof, ...] = (*cell_proof.PROOFS, *array_proof.PROOFS, *uart_proof.PROOFS,
+                              *protocol_proof.PROOFS)
 WORK = Path("build/formal")
 
 

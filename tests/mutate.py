@@ -59,7 +59,8 @@ PACKAGES = {
               ["tests/host/rules/test_engine_differential.py::"
                "test_random_games_match_the_oracle[8x8]"]),
     "match": ("fpgatrax/host/match", ["fpgatrax/host/match/*"],
-              ["tests/host/match", "tests/host/cli/test_cli.py"], []),
+              ["tests/host/match", "tests/host/cli/test_cli.py",
+               "tests/host/link/test_transport.py"], []),
     "search": ("fpgatrax/hw", ["fpgatrax/hw/search_model.py"],
                ["tests/hw/test_search_model.py", "tests/hw/test_search_values.py",
                 "tests/hw/test_lanes_model.py", "tests/hw/test_player_model.py"],

@@ -116,7 +116,7 @@ class LiveServer:
     """The page's web server for ``games``, on ``host``:``port`` (0: a free port), in a thread
     of its own; ``url`` is the page's address once ``start`` returns."""
 
-    def __init__(self, games: LiveGames, port: int = 8000, host: str = "127.0.0.1") -> None:
+    def __init__(self, games: LiveGames, port: int, host: str = "127.0.0.1") -> None:
         self.games, self.host, self.port = games, host, port
         self._loop = asyncio.new_event_loop()
         self._ready = threading.Event()

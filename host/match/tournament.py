@@ -265,6 +265,10 @@ def format_table(table: Sequence[Standing]) -> str:
     return "\n".join(lines)
 
 
+#: The columns of ``STEM-results.csv``, a row per game.
+RESULT_COLUMNS = ["game", "white", "black", "winner", "how", "moves", "forfeit", "reason"]
+
+
 def write_results(stem: Path, table: Sequence[Standing],
                   results: Sequence[tuple[str, str, GameResult]]) -> list[Path]:
     """Write ``STEM-results.csv`` (a row per game) and ``STEM-standings.json`` (the table and
@@ -277,7 +281,7 @@ def write_results(stem: Path, table: Sequence[Standing],
     games_file = stem.with_name(stem.name + "-results.csv")
     table_file = stem.with_name(stem.name + "-standings.json")
     with open(games_file, "w", newline="", encoding="utf-8") as f:
-        writer = csv.DictWriter(f, fieldnames=list(rows[0]) if rows else ["game"])
+        writer = csv.DictWriter(f, fieldnames=RESULT_COLUMNS)
         writer.writeheader()
         writer.writerows(rows)
     standings = [{"player": s.name, "games": s.games, "wins": s.wins, "draws": s.draws,

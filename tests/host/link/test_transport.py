@@ -226,6 +226,13 @@ def test_bad_player_specs_are_user_errors(spec, message):
         open_player(spec)
 
 
+def test_the_simulated_board_not_installed_is_one_line_saying_what_to_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "fpgatrax.sim.board", None)    # its import then fails
+    with pytest.raises(UserError, match=r"no module 'fpgatrax.sim.board'\): "
+                                        r"pip install 'fpgatrax\[sim\]'"):
+        open_player("sim")
+
+
 def test_player_specs_open_the_right_transports():
     assert isinstance(open_player("greedy"), FunctionTransport)
     with open_player("loop://", PlayerOptions(baud=9600)) as port:

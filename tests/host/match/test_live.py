@@ -3,6 +3,7 @@ fails, never skips, without it): the page shows the tiles of a known record, a m
 to the record appears without a reload, a finished game shows its result and its winning
 track, and the arrow keys step back through the moves."""
 
+import asyncio
 import threading
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -52,6 +53,20 @@ def page(tmp_path):
             browser.close()
             stop.set()
             server.stop()
+
+
+def test_a_listener_that_left_is_not_woken_and_the_others_are():
+    """The server's open event streams listen for changes; one that closed stops listening,
+    and the change still reaches the rest."""
+    games, loop = LiveGames(), asyncio.new_event_loop()
+    stay, leave = asyncio.Event(), asyncio.Event()
+    games.listen(loop, stay)
+    games.listen(loop, leave)
+    games.unlisten(leave)
+    games.start("alice", "bob")
+    loop.run_until_complete(asyncio.sleep(0))       # the wake-ups the change scheduled
+    loop.close()
+    assert stay.is_set() and not leave.is_set()
 
 
 def drawn(page):

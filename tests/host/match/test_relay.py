@@ -9,9 +9,9 @@ import pytest
 from fpgatrax.host.bots import make_bot
 from fpgatrax.host.bots.session import BotSession
 from fpgatrax.host.cli.main import main
-from fpgatrax.host.link.transport import FunctionTransport, TcpTransport
+from fpgatrax.host.link.transport import FunctionTransport, NoAnswer, TcpTransport
 from fpgatrax.host.match.referee import play_game
-from fpgatrax.host.match.relay import RelaySettings, parse_address, relay
+from fpgatrax.host.match.relay import RelaySettings, _pass_on, parse_address, relay
 from fpgatrax.host.rules.errors import UserError
 from fpgatrax.host.rules.position import RED, WHITE
 
@@ -134,3 +134,29 @@ def test_the_pause_between_attempts_doubles_up_to_its_most():
     with pytest.raises(UserError, match="gave up after 1 attempt$"):
         relay(("127.0.0.1", port), bot("greedy", 1), RelaySettings(retries=0),
               log=[].append, sleep=pauses.append)
+
+
+class Silent(FunctionTransport):
+    """A link that never answers, and notes what it was sent and how long each read was
+    allowed to wait."""
+
+    def __init__(self):
+        super().__init__("silent", lambda line: None)
+        self.sent, self.waits = [], []
+
+    def send_line(self, line):
+        self.sent.append(line)
+
+    def read_line(self, timeout=None):
+        self.waits.append(timeout)
+        raise NoAnswer("nothing")
+
+
+def test_a_player_that_does_not_answer_in_its_time_is_logged_and_the_relay_goes_on():
+    """The relay waits for the player's answer exactly the settings' answer time, then says
+    so and goes on to the server's next line, sending nothing on the player's behalf."""
+    server, player, log = Silent(), Silent(), []
+    _pass_on(server, player, "-W", None, RelaySettings(answer_time=0.25), log.append)
+    assert player.sent == ["-W"] and player.waits == [0.25]
+    assert log == ["relay: no answer from the player to -W within 0.25 s"]
+    assert server.sent == []

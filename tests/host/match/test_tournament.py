@@ -15,6 +15,7 @@ from fpgatrax.host.match.players import PlayerOptions, open_player
 from fpgatrax.host.match.referee import FORFEIT_KINDS
 from fpgatrax.host.match.tournament import (
     ELO_SCALE,
+    RESULT_COLUMNS,
     Entrant,
     Standing,
     elo_intervals,
@@ -92,6 +93,15 @@ def test_games_at_once_fill_the_schedule_and_write_their_results(tmp_path):
         {s.name: (s.games, s.wins, s.draws, s.losses) for s in table}
     assert all(s["elo_95"][0] <= s["elo"] <= s["elo_95"][1] for s in data["standings"])
     assert [game["winner"] for game in data["games"]] == [r["winner"] for r in rows]
+
+
+def test_a_tournament_stopped_before_its_first_game_writes_the_same_columns(tmp_path):
+    """Results files are read by scripts: with no game played yet, the header is still the
+    full one (and what a file with games has: the test above reads those columns)."""
+    csv_file, json_file = write_results(tmp_path / "run", [], [])
+    assert csv_file.read_text().splitlines() == [",".join(RESULT_COLUMNS)]
+    assert RESULT_COLUMNS[:4] == ["game", "white", "black", "winner"]
+    assert json.loads(json_file.read_text()) == {"standings": [], "games": []}
 
 
 def test_games_at_once_need_players_each_game_can_open(capsys):
