@@ -145,10 +145,10 @@ def _three_or_more(bits):
 
 
 PROOFS = (
-    Proof("array-8x8", "an 8x8 grid as the array wires it: tiles always agree, forced play ends",
-          lambda: ArrayHarness(size=8), mode="prove", depth=4, fast=False),
     Proof("array", "a 3x3 grid as the array wires it: tiles always agree, forced play ends",
           ArrayHarness, mode="prove", depth=4),
+    Proof("array-8x8", "an 8x8 grid as the array wires it: tiles always agree, forced play ends",
+          lambda: ArrayHarness(size=8), mode="prove", depth=4, fast=False),
     Proof("array-control", "forcing both parities at once puts down disagreeing tiles",
           lambda: ArrayHarness(both_parities=True), mode="bmc", depth=10, expect="fail"),
     Proof("array-control-ends", "one clock of forced play that adds no tile does not end it",

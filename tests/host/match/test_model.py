@@ -1,5 +1,6 @@
 """The ``model`` player: the board's search at Python speed, judged by the board's time."""
 
+import inspect
 import subprocess
 import sys
 from dataclasses import replace
@@ -25,7 +26,8 @@ from fpgatrax.host.match.referee import play_game
 from fpgatrax.host.rules.notation import parse_move
 from fpgatrax.host.rules.position import RED, WHITE, Position
 from fpgatrax.hw.player_model import PlayerModel, keeper_cycles
-from fpgatrax.hw.search_model import CYCLES_PER_TRIAL, SearchModel
+from fpgatrax.hw.player import Player
+from fpgatrax.hw.search_model import CYCLES_PER_TRIAL, TSS_SHARE, SearchModel
 
 SMALL = ModelSettings(depth=2, max_trials=300, width=16, height=16, clock=12e6)
 
@@ -62,6 +64,23 @@ def test_settings_of_a_board_and_over_it():
     assert changed.describe().startswith("hx8k with clock, depth, width changed:")
     own = parse_settings("depth=2,max_trials=9,width=5,height=6,clock=1e6")
     assert own == ModelSettings(2, 9, 5, 6, 1e6)
+
+
+def test_a_search_with_its_own_trial_limit_keeps_the_threat_searchs_share():
+    """``search(N)`` (the loss reports' budget) searches to N trials, the board's search to
+    its own limit; with a threat-space search each keeps its share for it."""
+    settings = parse_settings("board=hx8k,lanes=1,evasions=1,tss=3")
+    assert (settings.search().max_trials, settings.search().tss_trials) == \
+        (settings.max_trials, settings.tss_trials)
+    budget = settings.search(8 * settings.max_trials)
+    assert (budget.max_trials, budget.tss_trials) == \
+        (8 * settings.max_trials, 8 * settings.max_trials // TSS_SHARE)
+
+
+def test_the_models_team_code_is_the_gateware_players_unless_told():
+    assert ModelSession(SMALL).respond("-T") == \
+        inspect.signature(Player).parameters["team"].default
+    assert ModelSession(SMALL, team="XY").respond("-T") == "XY"
 
 
 def player_of(settings):
