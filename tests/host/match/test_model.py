@@ -25,8 +25,8 @@ from fpgatrax.host.match.players import PlayerOptions, open_player
 from fpgatrax.host.match.referee import play_game
 from fpgatrax.host.rules.notation import parse_move
 from fpgatrax.host.rules.position import RED, WHITE, Position
-from fpgatrax.hw.player_model import PlayerModel, keeper_cycles
 from fpgatrax.hw.player import Player
+from fpgatrax.hw.player_model import PlayerModel, keeper_cycles
 from fpgatrax.hw.search_model import CYCLES_PER_TRIAL, TSS_SHARE, SearchModel
 
 SMALL = ModelSettings(depth=2, max_trials=300, width=16, height=16, clock=12e6)
