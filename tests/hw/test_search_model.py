@@ -6,7 +6,7 @@ and the trial limit honoured."""
 import pytest
 from threat_proofs import positions_from_play, proof_by
 
-from fpgatrax.host.rules.position import SYMBOL_TILES, Position, key_of, tile_symbol
+from fpgatrax.host.rules.position import SYMBOL_TILES, Position, key_of, tile_symbol, xy_of
 from fpgatrax.hw.search_model import (
     DEFAULT_DEPTH,
     DEFAULT_EXTENSION,
@@ -220,6 +220,27 @@ def test_the_window_centres_the_tiles_with_the_odd_square_after_them():
     assert window_of(position, (7, 4)) == (-2, -1, 4, 2)
     # An empty board: the first tile's square, (0, 0), at the centre square.
     assert window_of(Position(), (6, 5)) == (-2, -2, 3, 2)
+    assert window_of(Position(), (5, 6)) == (-2, -2, 2, 3)
+
+
+def test_an_attack_counts_only_with_both_ends_inside_the_window():
+    """The array cannot see an end outside it: with either end of an attack's track left out
+    of the window, there is no attack; with both in, the same pair."""
+    found = 0
+    for position in positions_from_play(60, seed=5):
+        for move in position.legal_moves():
+            colour = position.to_move
+            position.play(move)
+            pair = threat_pair(position, move[0], colour)
+            if pair is not None and position.outcome is None:
+                found += 1
+                (ax, ay), (bx, by) = xy_of(pair[0]), xy_of(pair[1])
+                both = (min(ax, bx), min(ay, by), max(ax, bx), max(ay, by))
+                assert threat_pair(position, move[0], colour, both) == pair
+                assert threat_pair(position, move[0], colour, (ax, ay, ax, ay)) is None
+                assert threat_pair(position, move[0], colour, (bx, by, bx, by)) is None
+            position.undo()
+    assert found > 20
 
 
 def test_no_leaf_reaches_a_win_the_search_can_see():
