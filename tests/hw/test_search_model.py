@@ -137,6 +137,37 @@ def test_max_trials_bounds_the_trials():
                 assert choice == unlimited
 
 
+def test_the_win_pass_plays_the_first_win_and_counts_the_moves_it_tried():
+    found = 0
+    for position in positions_from_play(40, 9):
+        me, order = position.to_move, candidates_in_order(position)
+        wins = [move for move in order
+                if move in position.legal_moves() and wins_for(position, move, me)]
+        if wins:
+            found += 1
+            choice = SearchModel(depth=2).choose(position)
+            assert (choice.move, choice.reason, choice.depth) == (wins[0], "win", 0)
+            assert choice.trials == order.index(wins[0]) + 1
+    assert found >= 3
+
+
+def test_a_search_cut_short_keeps_the_best_move_so_far_and_says_so():
+    """Trial limits that run out inside the second iteration: the move valued best so far in
+    it, "unfinished", with the first iteration as the deepest finished."""
+    seen = set()
+    for position in positions_from_play(12, 21)[1::2]:
+        whole = SearchModel(depth=2).choose(position)
+        if whole.reason != "best":
+            continue
+        for limit in range(whole.trials - 30, whole.trials, 3):
+            choice = SearchModel(limit, depth=2).choose(position)
+            assert choice.reason in ("unfinished", "best"), choice
+            seen.add(choice.reason)
+            if choice.reason == "unfinished":
+                assert choice.depth == 1 and choice.move in position.legal_moves()
+    assert "unfinished" in seen
+
+
 def test_candidate_order_is_raster_then_symbol():
     position = positions_from_play(12, 7)[-1]
     order = candidates_in_order(position)
