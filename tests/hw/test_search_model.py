@@ -3,6 +3,8 @@ from real play: always legal, a win whenever one exists, never a move that lets 
 at once when another move does not, the same choice and value as plain minimax without pruning,
 and the trial limit honoured."""
 
+import random
+
 import pytest
 from threat_proofs import positions_from_play, proof_by
 
@@ -138,18 +140,51 @@ def test_max_trials_bounds_the_trials():
                 assert choice == unlimited
 
 
+def first_win(position):
+    """The first winning move in the search's order, and the moves before it; or None."""
+    order = candidates_in_order(position)
+    legal = position.legal_moves()
+    wins = [move for move in order if move in legal and wins_for(position, move, position.to_move)]
+    return (wins[0], order[:order.index(wins[0])]) if wins else None
+
+
 def test_the_win_pass_plays_the_first_win_and_counts_the_moves_it_tried():
     found = 0
     for position in positions_from_play(40, 9):
-        me, order = position.to_move, candidates_in_order(position)
-        wins = [move for move in order
-                if move in position.legal_moves() and wins_for(position, move, me)]
-        if wins:
+        if (win := first_win(position)) is not None:
             found += 1
             choice = SearchModel(depth=2).choose(position)
-            assert (choice.move, choice.reason, choice.depth) == (wins[0], "win", 0)
-            assert choice.trials == order.index(wins[0]) + 1
+            assert (choice.move, choice.reason, choice.depth) == (win[0], "win", 0)
+            assert choice.trials == len(win[1]) + 1
     assert found >= 3
+
+
+def test_the_win_pass_goes_on_past_illegal_moves_to_a_win():
+    """Positions from random play (the search's own games seldom have them) where a move the
+    search tries before the first win is illegal: the win pass still finds the win."""
+    rng, found = random.Random(4), 0
+    while found < 3:
+        position = Position()
+        while position.outcome is None and found < 3:
+            legal = position.legal_moves()
+            win = first_win(position)
+            if win is not None and any(move not in legal for move in win[1]):
+                found += 1
+                choice = SearchModel(depth=1).choose(position)
+                assert (choice.move, choice.reason) == (win[0], "win")
+                assert choice.trials == len(win[1]) + 1
+            position.play(rng.choice(legal))
+
+
+def test_killer_moves_save_trials_and_change_no_choice(monkeypatch):
+    """A reply that cut a node off is tried first at its ply in the next nodes: over positions
+    from play, fewer trials than without the killers, and the same moves and values."""
+    positions = positions_from_play(12, 8)[1::2]
+    with_killers = [SearchModel(depth=2).choose(position) for position in positions]
+    monkeypatch.setattr(SearchModel, "_killer", lambda self, candidates, ply: None)
+    without = [SearchModel(depth=2).choose(position) for position in positions]
+    assert [(c.move, c.value) for c in with_killers] == [(c.move, c.value) for c in without]
+    assert sum(c.trials for c in with_killers) < sum(c.trials for c in without)
 
 
 def test_a_search_cut_short_keeps_the_best_move_so_far_and_says_so():
