@@ -176,6 +176,36 @@ def test_the_win_pass_goes_on_past_illegal_moves_to_a_win():
             position.play(rng.choice(legal))
 
 
+def test_a_win_found_at_the_horizon_is_valued_by_its_ply():
+    """A two-ply search that sees its win at the leaf (the third ply): the value is that of a
+    win at ply 3, as plain minimax values it."""
+    found = 0
+    for position in positions_from_play(60, 31):
+        choice = SearchModel(depth=2).choose(position)
+        if choice.reason == "best" and choice.value > LEAF_LIMIT:
+            found += 1
+            assert choice.value == WIN - 3 == move_value(position, choice.move, 1, 2)
+    assert found >= 2
+
+
+def test_no_ply_of_the_search_tries_a_square_outside_the_window(monkeypatch):
+    """The array holds only its window: every move the search tries, at every ply, is inside
+    it, and the games reach its edges."""
+    positions = positions_from_play(16, 6)[8:]
+    tried, trial = [], SearchModel._trial
+
+    def noted(self, position, move):
+        tried.append((xy_of(move[0]), self._window))
+        return trial(self, position, move)
+
+    monkeypatch.setattr(SearchModel, "_trial", noted)
+    for position in positions:
+        SearchModel(depth=2, window=(5, 5)).choose(position)
+    assert all(x0 <= x <= x1 and y0 <= y <= y1 for (x, y), (x0, y0, x1, y1) in tried)
+    edges = {(x, y) for (x, y), (x0, y0, x1, y1) in tried if x in (x0, x1) or y in (y0, y1)}
+    assert len(tried) > 1000 and edges
+
+
 def test_killer_moves_save_trials_and_change_no_choice(monkeypatch):
     """A reply that cut a node off is tried first at its ply in the next nodes: over positions
     from play, fewer trials than without the killers, and the same moves and values."""
