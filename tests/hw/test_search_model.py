@@ -206,6 +206,27 @@ def test_no_ply_of_the_search_tries_a_square_outside_the_window(monkeypatch):
     assert len(tried) > 1000 and edges
 
 
+def test_a_reply_with_no_square_left_in_the_window_is_worth_nothing():
+    """Positions from random play whose tiles fill their bounding box but one square, searched
+    two plies in a window of just that box: the move fills the hole, and the reply, with no
+    square left to try, is valued 0 (neither side's win)."""
+    rng, found = random.Random(2), 0
+    while found < 5:
+        position = Position()
+        while position.outcome is None and found < 5:
+            if position.tiles:
+                x0, y0, x1, y1 = box = position.bbox
+                holes = [key_of(x, y) for x in range(x0, x1 + 1) for y in range(y0, y1 + 1)
+                         if key_of(x, y) not in position.tiles]
+                if len(holes) == 1:
+                    choice = SearchModel(depth=2, window=(x1 - x0 + 1, y1 - y0 + 1)).choose(
+                        position, region=box)
+                    if choice.reason != "win":
+                        found += 1
+                        assert (choice.move[0], choice.value) == (holes[0], 0)
+            position.play(rng.choice(position.legal_moves()))
+
+
 def test_killer_moves_save_trials_and_change_no_choice(monkeypatch):
     """A reply that cut a node off is tried first at its ply in the next nodes: over positions
     from play, fewer trials than without the killers, and the same moves and values."""
