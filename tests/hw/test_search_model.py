@@ -128,6 +128,46 @@ def test_pruned_search_chooses_as_plain_minimax(depth, positions, evasions):
         assert (choice.move, choice.value, choice.reason) == (chosen, best, "best")
 
 
+def positions_from_random_play(count, seed):
+    """Every third position of random games: wilder than the search's own games, with more
+    moves that lose at once among the candidates."""
+    rng, found = random.Random(seed), []
+    while len(found) < count:
+        position = Position()
+        while position.outcome is None and len(found) < count:
+            if len(position.moves) % 3 == 2:
+                found.append(position.copy())
+            position.play(rng.choice(position.legal_moves()))
+    return found
+
+
+def test_in_random_play_too_the_search_values_as_plain_minimax(monkeypatch):
+    """One ply and its leaf evaluation on positions from random play: the value the search
+    gives every root move, not only the one it chooses (exact at one ply: a leaf takes no
+    window), is plain negamax's."""
+    positions = positions_from_random_play(30, 3)
+    valued, value = {}, SearchModel._value
+
+    def noted(self, position, move, ply, *window):
+        result = value(self, position, move, ply, *window)
+        if ply == 1 and not self._tss_mode:
+            valued[move] = result
+        return result
+
+    monkeypatch.setattr(SearchModel, "_value", noted)
+    compared = 0
+    for position in positions:
+        valued.clear()
+        if SearchModel(depth=1, extension=0, evasions=False).choose(position).reason == "win":
+            continue
+        legal = position.legal_moves()
+        assert {move for move, v in valued.items() if v is not None} == set(legal)
+        for move in legal:
+            assert valued[move] == move_value(position, move, 1, 1, evasions=False), move
+            compared += 1
+    assert compared > 300
+
+
 def test_max_trials_bounds_the_trials():
     for position in positions_from_play(20, 5)[2::3]:
         unlimited = SearchModel(depth=2).choose(position)
