@@ -4,7 +4,10 @@ to the record appears without a reload, a finished game shows its result and its
 track, and the arrow keys step back through the moves."""
 
 import asyncio
+import json
+import socket
 import threading
+import urllib.request
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -67,6 +70,46 @@ def test_a_listener_that_left_is_not_woken_and_the_others_are():
     loop.run_until_complete(asyncio.sleep(0))       # the wake-ups the change scheduled
     loop.close()
     assert stay.is_set() and not leave.is_set()
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_the_server_listens_on_the_port_asked_and_serves_pictures_as_svg():
+    games, port = LiveGames(), free_port()
+    games.start("alice", "bob")
+    server = LiveServer(games, port).start()
+    try:
+        assert server.url == f"http://127.0.0.1:{port}/"
+        with urllib.request.urlopen(server.url + "svg/0/0", timeout=10) as answer:
+            assert answer.headers.get_content_type() == "image/svg+xml"
+            assert answer.read().startswith(b"<svg")
+    finally:
+        server.stop()
+
+
+def test_one_event_stream_carries_change_after_change():
+    """The page keeps one connection to /events: each change comes down it as a new event,
+    without the page reconnecting."""
+    games = LiveGames()
+    server = LiveServer(games, 0).start()
+    try:
+        with urllib.request.urlopen(server.url + "events", timeout=10) as stream:
+            events = []
+            for step in range(3):
+                line = stream.readline()
+                while not line.startswith(b"data: "):
+                    assert line, f"the stream ended after {len(events)} events"
+                    line = stream.readline()
+                events.append(json.loads(line[len(b"data: "):]))
+                stream.readline()                               # the blank line after it
+                games.start(f"white{step}", "black")
+        assert [len(event["games"]) for event in events] == [0, 1, 2]
+    finally:
+        server.stop()
 
 
 def drawn(page):

@@ -3,6 +3,7 @@ referee, the team code, a server that drops mid-game and comes back, one that ne
 the command's errors."""
 
 import threading
+import time
 
 import pytest
 
@@ -11,7 +12,7 @@ from fpgatrax.host.bots.session import BotSession
 from fpgatrax.host.cli.main import main
 from fpgatrax.host.link.transport import FunctionTransport, NoAnswer, TcpTransport
 from fpgatrax.host.match.referee import play_game
-from fpgatrax.host.match.relay import RelaySettings, _pass_on, parse_address, relay
+from fpgatrax.host.match.relay import POLL, RelaySettings, _pass_on, parse_address, relay
 from fpgatrax.host.rules.errors import UserError
 from fpgatrax.host.rules.position import RED, WHITE
 
@@ -82,6 +83,31 @@ def test_the_relay_reconnects_when_the_server_drops_mid_game():
     assert relayed.played == 1
     text = "\n".join(relayed.log)
     assert "went away" in text and "cut off" in text and text.count("connected to") == 2
+
+
+def test_a_slow_server_and_a_game_cut_short_are_waited_out_and_logged():
+    """The server says nothing for longer than the relay's poll, then plays a game it cuts
+    short after two moves (the relay never sees its end) and a whole one: the relay waits, and
+    logs the first game as over when the second starts."""
+    server = TcpTransport(0, "127.0.0.1")
+    relayed = Relay(server.port, RelaySettings(games=2, retries=0, backoff=(0.01, 0.01)))
+    with server:
+        server.connect()
+        time.sleep(1.5 * POLL)
+        cut = play_game(server, bot("random", 1), time_limit=10.0, max_moves=2)
+        whole = play_game(bot("random", 2), server, time_limit=10.0)
+    relayed.join()
+    assert cut.how == "unfinished" and whole.how in ("loop", "line"), whole.reason
+    assert "relay: game 1: over (its last move did not reach the relay)" in relayed.log
+    assert any(line.startswith("relay: game 2: ") for line in relayed.log), relayed.log
+
+
+def test_a_move_outside_any_game_is_passed_on_and_its_answer_sent_back():
+    """Before any ``-W`` or ``-B`` the relay follows no game, and still relays."""
+    server, log = Silent(), []
+    player = FunctionTransport("player", lambda line: "B1+" if line == "@0+" else None)
+    _pass_on(server, player, "@0+", None, RelaySettings(), log.append)
+    assert server.sent == ["B1+"] and log == []
 
 
 def test_the_relay_gives_up_after_its_retries():
