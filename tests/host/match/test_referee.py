@@ -441,3 +441,12 @@ def test_black_dead_at_its_first_line_forfeits_and_white_wins():
     assert (result.forfeit, result.winner) == ("disconnected", WHITE)
     result = play_game(DeadLink(), open_player("random"), time_limit=1.0)
     assert (result.forfeit, result.winner) == ("disconnected", RED)
+
+
+def test_player_specs_with_a_hash_make_a_header_that_reads_back(tmp_path):
+    """A '#' starts a comment in a record, so a player's name loses it on both sides."""
+    path = tmp_path / "game.trx"
+    with new_record(path, "cmd:engine #1", "cmd:engine #2") as writer:
+        writer.move("@0+")
+    record = read_record(path)
+    assert (record.white, record.black) == ("cmd:engine _1", "cmd:engine _2")
