@@ -7,8 +7,11 @@ game's record is kept under ``--record`` (``build/soak/`` unless told), so a fai
 replayed.
 
 - **The model** (``model``, the hardware search at Python speed, at a small trial limit so
-  that games are quick, its first two moves random among those that do not lose) against every
-  bot in every variant, with both colours, each game with fresh random choices on both sides.
+  that games are quick) against every bot in every variant, with both colours. The model is
+  deterministic; the bots are seeded afresh each game, so the games differ, and the table
+  says how many of each pairing's did. (The model's random first moves, ``random_moves``,
+  would vary its own side too, but each costs a proof search per candidate: three quarters of
+  the soak's time.)
 - **The simulated board** (``sim``: the player's gateware in Verilator, behind its
   pseudo-terminal) against ``alphabeta``, colours alternating, on one link for all its games.
   Before each game the link carries noise the board must ignore without a word: random bytes
@@ -46,15 +49,15 @@ from fpgatrax.host.rules.variant import VARIANT_NAMES
 
 __all__ = ["soak_model", "soak_board", "soak_uart", "main"]
 
-MODEL = "board=hx8k,max_trials=2000,random_moves=2"
+MODEL = "board=hx8k,max_trials=2000"
 ALPHABETA_DEPTH = 2      # the bot's plies: a soak is about the model's answers, not its rival
 
 
 def soak_model(games, jobs, settings=MODEL, record=None, progress=None):
     """At least ``games`` games (one per variant, bot and colour at least) of ``model:settings``
     against every bot in every variant, on ``jobs`` processes. Returns one row per variant and
-    bot: (variant, "model vs BOT", games, the model's wins, draws (and games cut short),
-    losses, its forfeits by kind)."""
+    bot: (variant, "model vs BOT", games, how many of them differ (as move sequences, with
+    colours), the model's wins, draws (and games cut short), losses, its forfeits by kind)."""
     pairings = [(variant, bot) for variant in VARIANT_NAMES for bot in BOTS]
     per_colour = max(1, -(-games // (2 * len(pairings))))    # at least ``games`` in all
     rows = []
@@ -72,12 +75,13 @@ def soak_model(games, jobs, settings=MODEL, record=None, progress=None):
             if progress is not None:
                 progress(before + done, len(pairings) * 2 * per_colour, f"{label}: {text}")
 
-        table, _ = parallel_round_robin(entrants, per_colour, jobs,
-                                        record_path=path if folder else None, progress=step,
-                                        variant=variant)
+        table, results = parallel_round_robin(entrants, per_colour, jobs,
+                                              record_path=path if folder else None,
+                                              progress=step, variant=variant)
         model = next(standing for standing in table if standing.name == "model")
-        rows.append((variant, f"model vs {bot}", model.games, model.wins, model.draws,
-                     model.losses, model.forfeits))
+        distinct = len({(white, tuple(result.position.moves)) for white, _, result in results})
+        rows.append((variant, f"model vs {bot}", model.games, distinct, model.wins,
+                     model.draws, model.losses, model.forfeits))
     return rows
 
 
@@ -90,7 +94,7 @@ def soak_board(games, settings="", seed=2015, record=None, progress=None):
     board = open_board(settings, PlayerOptions(), report=None)
     if record is not None:
         Path(record).mkdir(parents=True, exist_ok=True)
-    results, forfeits, answered = Counter(), Counter(), 0
+    results, forfeits, answered, played = Counter(), Counter(), 0, set()
     try:
         for number in range(games):
             if progress is not None:
@@ -112,6 +116,7 @@ def soak_board(games, settings="", seed=2015, record=None, progress=None):
                 rival.close()
                 if writer is not None:
                     writer.close()
+            played.add((colour, tuple(result.position.moves)))
             if result.forfeit is not None and result.winner != colour:
                 forfeits[result.forfeit] += 1
             results["won" if result.winner == colour else
@@ -120,8 +125,8 @@ def soak_board(games, settings="", seed=2015, record=None, progress=None):
             progress(games, games, "done")
     finally:
         board.close()
-    return ("standard", "sim vs alphabeta", games, results["won"], results["drawn"],
-            results["lost"], forfeits), answered
+    return ("standard", "sim vs alphabeta", games, len(played), results["won"],
+            results["drawn"], results["lost"], forfeits), answered
 
 
 def _noise(board, rng):
@@ -193,12 +198,12 @@ def format_uart(figures, passed):
 
 def format_rows(rows):
     kinds = " ".join(f"{kind:>12}" for kind in FORFEIT_KINDS)
-    lines = [f"{'variant':9} {'pairing':19} {'games':>6} {'won':>6} {'drawn':>6} {'lost':>6} "
-             f"{kinds}"]
-    for variant, pairing, games, won, drawn, lost, forfeits in rows:
+    lines = [f"{'variant':9} {'pairing':19} {'games':>6} {'differ':>6} {'won':>6} {'drawn':>6} "
+             f"{'lost':>6} {kinds}"]
+    for variant, pairing, games, distinct, won, drawn, lost, forfeits in rows:
         counts = " ".join(f"{forfeits[kind]:>12}" for kind in FORFEIT_KINDS)
-        lines.append(f"{variant:9} {pairing:19} {games:>6} {won:>6} {drawn:>6} {lost:>6} "
-                     f"{counts}")
+        lines.append(f"{variant:9} {pairing:19} {games:>6} {distinct:>6} {won:>6} {drawn:>6} "
+                     f"{lost:>6} {counts}")
     return "\n".join(lines)
 
 
@@ -258,7 +263,7 @@ def main(argv=None):
         print(format_rows(rows))
     if args.uart_bytes:
         print(format_uart(figures, passed))
-    failures = sum(sum(row[6].values()) for row in rows) + answered + uart_failed
+    failures = sum(sum(row[7].values()) for row in rows) + answered + uart_failed
     print(f"{sum(row[2] for row in rows):,} games in {time.monotonic() - start:.0f} s "
           f"(the model: model:{args.model} on {args.jobs} process(es); the simulated board: "
           f"{args.board_games} games, noise answered {answered} times); failures (forfeits, "

@@ -21,8 +21,8 @@ def test_every_variant_and_bot_with_both_colours_and_no_forfeit(tmp_path):
     pairs = [(variant, bot) for variant in VARIANT_NAMES for bot in BOTS]
     assert [(row[0], row[1]) for row in rows] == [(v, f"model vs {b}") for v, b in pairs]
     for row, (variant, bot) in zip(rows, pairs, strict=True):
-        games, won, drawn, lost, forfeits = row[2:]
-        assert games == 2 and won + drawn + lost == games
+        games, distinct, won, drawn, lost, forfeits = row[2:]
+        assert games == 2 and won + drawn + lost == games and 1 <= distinct <= games
         assert not forfeits, (variant, bot, forfeits)
         assert len(list((tmp_path / f"{variant}-{bot}").glob("*.trx"))) == games
 
@@ -73,8 +73,8 @@ def test_board_soak_plays_cut_and_whole_games_and_counts_answers_to_noise(monkey
     monkeypatch.setattr(board_module, "open_board", lambda *args, **kwargs: BoardStandIn())
     row, answered = soak.soak_board(9, seed=7)
     assert row[:2] == ("standard", "sim vs alphabeta") and row[2] == 9 and answered == 0
-    assert sum(row[3:6]) == 9 and not row[6]
-    assert row[4] >= 1          # some games were cut short (unfinished: neither won nor lost)
+    assert 1 <= row[3] <= 9 and sum(row[4:7]) == 9 and not row[7]
+    assert row[5] >= 1          # some games were cut short (unfinished: neither won nor lost)
     monkeypatch.setattr(board_module, "open_board",
                         lambda *args, **kwargs: BoardStandIn(chatty=True))
     assert soak.soak_board(2, seed=7)[1] == 2
