@@ -98,7 +98,8 @@ def _before(position, index):
 
 @pytest.mark.parametrize(("text", "error", "message"), [
     ("A1", NotationError, "old-notation move"), ("@0/", NotationError, "old-notation move"),
-    ("1BS", NotationError, "only for the square above"), ("A0S", NotationError, "old-notation"),
+    ("1BS", NotationError, "'1BS': the number comes first only for the square above"),
+    ("A0S", NotationError, "old-notation"),
     ("C1C", IllegalMove, "not next to a tile"), ("B1C", IllegalMove, "2 fit here"),
 ])
 def test_bad_moves_say_why(text, error, message):

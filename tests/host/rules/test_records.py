@@ -41,7 +41,13 @@ def test_a_record_written_back_reads_as_it_was():
                         forfeit if position.outcome is None else None)
         game = replay(record)
         for notation in ("new", "old"):
-            again = parse_record(record_text(record, game, notation))
+            text = record_text(record, game, notation)
+            # The defaults (standard, new notation) go without a line; no line ends in a blank.
+            lines = text.splitlines()
+            assert any(line.startswith("# variant:") for line in lines) == (variant != "standard")
+            assert any(line.startswith("# notation:") for line in lines) == (notation != "new")
+            assert all(line == line.rstrip() for line in lines)
+            again = parse_record(text)
             assert (again.white, again.black, again.variant, again.notation, again.forfeit) == \
                 ("alice", "bob", variant, notation, record.forfeit)
             assert [text for text, _ in again.moves] == moves_text(position, notation)

@@ -3,6 +3,7 @@ worked out from the rules by hand (the small games below are explained move by m
 from the naive oracle."""
 
 import random
+import re
 
 import naive_rules as naive
 import pytest
@@ -240,3 +241,26 @@ def test_coordinates_shift_after_a_move_at_column_at_or_row_0():
     assert format_move(position, (first, 0b1001)) == "B1/"
     position = play("@0/ A0+")
     assert format_move(position, (position.moves[0][0], 0b1001)) == "A2/"
+
+
+def test_an_illegal_move_names_the_square_where_three_edges_meet():
+    """The message names the square in the notation of the position before the move: read
+    back with the notation, it is the square forced play stopped at."""
+    rng, named = random.Random(8), 0
+    while named < 5:
+        position = Position()
+        while position.outcome is None and named < 5:
+            for key in sorted(position.frontier):
+                for symbol in "+/\\":
+                    try:
+                        tile = position.tile_for(key, symbol)
+                        position.check((key, tile))
+                    except IllegalMove as err:
+                        found = re.search(r"enter square (\S+)$", str(err))
+                        if found:
+                            named += 1
+                            col, row, _ = parse_text(found[1] + "+")
+                            x0, y0 = position.bbox[:2]
+                            assert (x0 - 1 + col, y0 - 1 + row) == \
+                                position._forced_play_conflict(key, tile)
+            position.play(rng.choice(position.legal_moves()))
