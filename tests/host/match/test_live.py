@@ -91,6 +91,18 @@ def test_the_server_listens_on_the_port_asked_and_serves_pictures_as_svg():
         server.stop()
 
 
+def test_the_server_answers_on_this_machines_own_address_only():
+    """Unless told another host, the page is for this machine: 127.0.0.1 answers, another
+    address (127.0.0.2, this machine too on Linux, but not the one asked) does not."""
+    server = LiveServer(LiveGames(), 0).start()
+    try:
+        socket.create_connection(("127.0.0.1", server.port), timeout=5).close()
+        with pytest.raises(ConnectionRefusedError):
+            socket.create_connection(("127.0.0.2", server.port), timeout=5)
+    finally:
+        server.stop()
+
+
 def test_one_event_stream_carries_change_after_change():
     """The page keeps one connection to /events: each change comes down it as a new event,
     without the page reconnecting."""
