@@ -96,7 +96,8 @@ def test_the_server_answers_on_this_machines_own_address_only():
     address (127.0.0.2, this machine too on Linux, but not the one asked) does not."""
     server = LiveServer(LiveGames(), 0).start()
     try:
-        socket.create_connection(("127.0.0.1", server.port), timeout=5).close()
+        with urllib.request.urlopen(server.url + "state", timeout=10) as answer:
+            assert answer.status == 200
         with pytest.raises(ConnectionRefusedError):
             socket.create_connection(("127.0.0.2", server.port), timeout=5)
     finally:
