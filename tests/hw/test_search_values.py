@@ -11,7 +11,7 @@ from amaranth.hdl import Fragment, Shape
 
 from fpgatrax.hw import search_model
 from fpgatrax.hw.search import TRIAL_BITS, MoveSearch, frame_layout
-from fpgatrax.hw.search_model import SearchValues
+from fpgatrax.hw.search_model import SearchModel, SearchValues
 
 
 def holds(shape, number):
@@ -139,3 +139,15 @@ def test_depth_and_extension_are_refused_past_their_bounds():
         with pytest.raises(ValueError, match=f"extension must be a whole number from 0 to "
                                              f"{top}, not {extension!r}"):
             SearchValues(1, extension)
+
+
+def test_the_search_refuses_a_threat_search_share_as_large_as_its_own_limit():
+    """The threat-space search's trials are part of the move's; a share of all of them or
+    more is refused when the search is made, and any share below them, or without a limit,
+    is taken."""
+    for share in (100, 150):
+        with pytest.raises(ValueError, match=rf"limit \({share}\) must lie below the search's "
+                                             r"\(100\)"):
+            SearchModel(100, tss=3, tss_trials=share)
+    assert SearchModel(100, tss=3, tss_trials=99).tss_trials == 99
+    assert SearchModel(None, tss=3, tss_trials=5000).tss_trials == 5000
