@@ -8,6 +8,7 @@ import random
 import pytest
 from threat_proofs import positions_from_play, proof_by
 
+from fpgatrax.host.rules.notation import parse_move
 from fpgatrax.host.rules.position import SYMBOL_TILES, Position, key_of, tile_symbol, xy_of
 from fpgatrax.hw.search_model import (
     DEFAULT_DEPTH,
@@ -300,6 +301,9 @@ def test_candidate_order_is_raster_then_symbol():
     order = candidates_in_order(position)
     assert order == sorted(order, key=lambda m: (m[0], "+/\\".index(tile_symbol(m[1]))))
     assert set(order) == set(position.candidates())
+    # On the empty board: the two first moves the rules allow, as the notation reads them.
+    empty = Position()
+    assert candidates_in_order(empty) == [parse_move(empty, "@0+"), parse_move(empty, "@0/")]
 
 
 def test_same_position_same_choice():

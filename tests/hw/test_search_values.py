@@ -151,3 +151,17 @@ def test_the_search_refuses_a_threat_search_share_as_large_as_its_own_limit():
             SearchModel(100, tss=3, tss_trials=share)
     assert SearchModel(100, tss=3, tss_trials=99).tss_trials == 99
     assert SearchModel(None, tss=3, tss_trials=5000).tss_trials == 5000
+
+
+def test_a_threat_search_too_deep_is_refused_naming_the_deepest_allowed():
+    def accepted(plies):
+        try:
+            SearchModel(tss=plies)
+        except ValueError:
+            return False
+        return True
+
+    deepest = max(plies for plies in range(3, 200, 2) if accepted(plies))
+    assert not accepted(deepest + 2) and not accepted(deepest - 1)
+    with pytest.raises(ValueError, match=f"odd number of plies from 3 to {deepest} "):
+        SearchModel(tss=deepest + 2)
