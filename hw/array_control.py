@@ -36,7 +36,7 @@ from fpgatrax.hw.array_port import (
 from fpgatrax.hw.cell import control_layout
 from fpgatrax.hw.tiles import TILE_BITS, Direction, Symbol, first_colouring, fits
 
-__all__ = ["Pass", "answers_layout", "STEPS", "ArrayControl"]
+__all__ = ["Pass", "answers_layout", "grid_outputs", "STEPS", "ArrayControl"]
 
 
 class Pass(enum.Enum, shape=2):
@@ -52,6 +52,15 @@ def answers_layout(lanes=1):
     those about tracks one per colour followed (``lanes``: 1, or 2 for white and red)."""
     return data.StructLayout({"active": 1, "three": 1, "line": lanes, "closed": lanes,
                               "threat": lanes})
+
+def grid_outputs(width, height, levels):
+    """The controller's outputs that drive the grid, as signature members: the broadcast, the
+    write and its address, the detection pass. The array's proofs drive the same from free
+    inputs (:mod:`.array_proof`)."""
+    return {"ctl": Out(control_layout(levels)), "write": Out(1),
+            "ax": Out(range(-1, width + 1)), "ay": Out(range(-1, height + 1)),
+            "mode": Out(Pass)}
+
 
 #: One step towards each direction, (dx, dy), by the direction's value (its neighbour index).
 STEPS = {Direction.N.value: (0, -1), Direction.E.value: (1, 0),
@@ -112,11 +121,7 @@ class ArrayControl(wiring.Component):
             "answers": In(answers_layout(lanes)),
             "attack_at": In(data.ArrayLayout(attack_layout(width, height), lanes)),
             "attacks": Out(data.ArrayLayout(attack_layout(width, height), 2)),
-            "ctl": Out(control_layout(levels)),
-            "write": Out(1),
-            "ax": Out(range(-1, width + 1)),
-            "ay": Out(range(-1, height + 1)),
-            "mode": Out(Pass),
+            **grid_outputs(width, height, levels),
         })
 
     def elaborate(self, platform):

@@ -34,8 +34,7 @@ from amaranth.lib import wiring
 from amaranth.lib.wiring import In
 
 from fpgatrax.hw.array import TileArray
-from fpgatrax.hw.array_control import STEPS, ArrayControl, Pass
-from fpgatrax.hw.cell import control_layout
+from fpgatrax.hw.array_control import STEPS, ArrayControl, grid_outputs
 from fpgatrax.hw.cell_proof import two_or_more, valid_tile
 from fpgatrax.hw.formal import Proof, no_reset, past, started
 from fpgatrax.hw.tiles import TILE_BITS, opposite
@@ -46,8 +45,9 @@ LEVELS = 2
 
 
 class FreeControl(ArrayControl):
-    """A controller whose broadcast, write, address and pass are the harness's free inputs
-    ``free``; its other outputs stay at zero."""
+    """A controller whose outputs to the grid (``grid_outputs``: the broadcast, the write, its
+    address and the pass) are the harness's free inputs ``free``; its other outputs stay at
+    zero."""
 
     def __init__(self, width, height, levels, both_colours, free):
         super().__init__(width, height, levels, both_colours)
@@ -55,7 +55,7 @@ class FreeControl(ArrayControl):
 
     def elaborate(self, platform):
         m = Module()
-        for name in ("ctl", "write", "ax", "ay", "mode"):
+        for name in grid_outputs(self.width, self.height, self.levels):
             m.d.comb += getattr(self, name).eq(getattr(self.free, name))
         return m
 
@@ -77,13 +77,8 @@ class ArrayHarness(wiring.Component):
 
     def __init__(self, size=3, both_parities=False, forced_clocks=2):
         self.size, self.both_parities, self.forced_clocks = size, both_parities, forced_clocks
-        super().__init__({
-            "ctl": In(control_layout(LEVELS)),
-            "write": In(1),
-            "ax": In(range(-1, size + 1)),
-            "ay": In(range(-1, size + 1)),
-            "mode": In(Pass),
-        })
+        super().__init__({name: In(member.shape)
+                          for name, member in grid_outputs(size, size, LEVELS).items()})
 
     def elaborate(self, platform):
         m = Module()
