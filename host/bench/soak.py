@@ -45,6 +45,8 @@ from fpgatrax.host.match.players import PlayerOptions, open_player
 from fpgatrax.host.match.referee import FORFEIT_KINDS, new_record, play_game
 from fpgatrax.host.match.tournament import Entrant, Progress, parallel_round_robin
 from fpgatrax.host.rules.errors import UserError
+from fpgatrax.host.rules.position import RED, WHITE
+from fpgatrax.host.rules.record import RecordError, read_record, replay
 from fpgatrax.host.rules.variant import VARIANT_NAMES
 
 __all__ = ["soak_model", "soak_board", "soak_uart", "main"]
@@ -82,6 +84,32 @@ def soak_model(games, jobs, settings=MODEL, record=None, progress=None):
         distinct = len({(white, tuple(result.position.moves)) for white, _, result in results})
         rows.append((variant, f"model vs {bot}", model.games, distinct, model.wins,
                      model.draws, model.losses, model.forfeits))
+    return rows
+
+
+def summarize(folder):
+    """The model soak's rows (as :func:`soak_model` returns them) rebuilt from the records it
+    kept in ``folder`` (a subfolder per variant and bot), so that a soak stopped before its
+    table can still be judged. The records are replayed by the engine: a game's result is
+    what its moves and its forfeit line say."""
+    rows = []
+    for sub in sorted(Path(folder).iterdir()):
+        files = sorted(sub.glob("*.trx")) if sub.is_dir() else []
+        if not files:
+            continue
+        results, forfeits, played = Counter(), Counter(), set()
+        for path in files:
+            record = read_record(path)
+            mine = WHITE if record.white == "model" else RED
+            game = replay(record)
+            played.add((mine, tuple(game.position.moves)))
+            if record.forfeit is not None and record.forfeit[0] == mine:
+                forfeits[record.forfeit[1].split(":")[0]] += 1
+            results["won" if game.winner == mine else
+                    "lost" if game.winner is not None else "drawn"] += 1
+        bot = record.black if mine == WHITE else record.white
+        rows.append((record.variant, f"model vs {bot}", len(files), len(played),
+                     results["won"], results["drawn"], results["lost"], forfeits))
     return rows
 
 
@@ -232,6 +260,10 @@ def _parser():
                         help=f"the model's settings, as after model: (default {MODEL})")
     parser.add_argument("--record", default="build/soak", metavar="DIR",
                         help="keep every game's record here (default build/soak)")
+    parser.add_argument("--summarize", metavar="DIR",
+                        help="play nothing: the model soak's table from the records it kept in "
+                             "DIR (a soak stopped before its end, say), exit status 1 if the "
+                             "model forfeited any game")
     return parser
 
 
@@ -247,6 +279,20 @@ def main(argv=None):
     except UserError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
+    if args.summarize is not None:
+        try:
+            rows = summarize(args.summarize)
+        except (OSError, RecordError) as err:
+            print(f"error: {err}", file=sys.stderr)
+            return 2
+        if not rows:
+            print(f"error: no model soak records under {args.summarize}", file=sys.stderr)
+            return 2
+        print(format_rows(rows))
+        failures = sum(sum(row[7].values()) for row in rows)
+        print(f"{sum(row[2] for row in rows):,} games recorded in {args.summarize}; the "
+              f"model's forfeits: {failures}")
+        return 1 if failures else 0
     start = time.monotonic()
     rows, answered = [], 0
     if args.games:

@@ -25,6 +25,24 @@ def test_every_variant_and_bot_with_both_colours_and_no_forfeit(tmp_path):
         assert games == 2 and won + drawn + lost == games and 1 <= distinct <= games
         assert not forfeits, (variant, bot, forfeits)
         assert len(list((tmp_path / f"{variant}-{bot}").glob("*.trx"))) == games
+    # The same table again from the records alone, as for a soak stopped before its end.
+    again = {row[:2]: row[2:7] for row in soak.summarize(tmp_path)}
+    assert again == {row[:2]: row[2:7] for row in rows}
+
+
+def test_a_stopped_soak_is_judged_from_its_records(tmp_path, capsys):
+    folder = tmp_path / "standard-greedy"
+    folder.mkdir()
+    (folder / "game00001.trx").write_text("model vs greedy\n@0+ B1+\n# forfeit: white late: "
+                                          "B2/ after 1.5 s (limit 1 s)\n")
+    (folder / "game00002.trx").write_text("greedy vs model\n@0+ B1+\n")
+    assert soak.main(["--summarize", str(tmp_path)]) == 1
+    out = capsys.readouterr().out
+    assert "2 games recorded" in out and "the model's forfeits: 1" in out
+    row = next(line.split() for line in out.splitlines() if line.startswith("standard"))
+    assert row[4:9] == ["2", "2", "0", "1", "1"] and row[9] == "1"   # games .. lost, late
+    assert soak.main(["--summarize", str(tmp_path / "standard-greedy")]) == 2
+    assert "no model soak records" in capsys.readouterr().err
 
 
 def test_a_model_that_answers_illegally_fails_the_soak(monkeypatch, tmp_path, capsys):
