@@ -10,8 +10,8 @@ replayed.
   that games are quick) against every bot in every variant, with both colours. The model is
   deterministic; the bots are seeded afresh each game, so the games differ, and the table
   says how many of each pairing's did. (The model's random first moves, ``random_moves``,
-  would vary its own side too, but each costs a proof search per candidate: three quarters of
-  the soak's time.)
+  would vary its own side too, but each costs a proof search per candidate: three fifths of
+  the soak's time, profiled.)
 - **The simulated board** (``sim``: the player's gateware in Verilator, behind its
   pseudo-terminal) against ``alphabeta``, colours alternating, on one link for all its games.
   Before each game the link carries noise the board must ignore without a word: random bytes
@@ -77,14 +77,28 @@ def soak_model(games, jobs, settings=MODEL, record=None, progress=None):
             if progress is not None:
                 progress(before + done, len(pairings) * 2 * per_colour, f"{label}: {text}")
 
-        table, results = parallel_round_robin(entrants, per_colour, jobs,
-                                              record_path=path if folder else None,
-                                              progress=step, variant=variant)
-        model = next(standing for standing in table if standing.name == "model")
-        distinct = len({(white, tuple(result.position.moves)) for white, _, result in results})
-        rows.append((variant, f"model vs {bot}", model.games, distinct, model.wins,
-                     model.draws, model.losses, model.forfeits))
+        _, results = parallel_round_robin(entrants, per_colour, jobs,
+                                          record_path=path if folder else None, progress=step,
+                                          variant=variant)
+        rows.append(_row(variant, f"model vs {bot}",
+                         [(WHITE if white == "model" else RED, result.winner,
+                           result.position.moves, result.forfeit)
+                          for white, _, result in results]))
     return rows
+
+
+def _row(variant, pairing, games):
+    """A row of the soak's table from ``games``, each (the player's colour, the winner (None:
+    drawn or cut short), the moves, the kind of forfeit or None): how many games, how many
+    differ (by colour and moves), won, drawn, lost, and the player's forfeits by kind."""
+    results, forfeits = Counter(), Counter()
+    for mine, winner, _, forfeit in games:
+        results["won" if winner == mine else "lost" if winner is not None else "drawn"] += 1
+        if forfeit is not None and winner != mine:
+            forfeits[forfeit] += 1
+    distinct = len({(mine, tuple(moves)) for mine, _, moves, _ in games})
+    return (variant, pairing, len(games), distinct, results["won"], results["drawn"],
+            results["lost"], forfeits)
 
 
 def summarize(folder):
@@ -97,19 +111,16 @@ def summarize(folder):
         files = sorted(sub.glob("*.trx")) if sub.is_dir() else []
         if not files:
             continue
-        results, forfeits, played = Counter(), Counter(), set()
+        games = []
         for path in files:
             record = read_record(path)
-            mine = WHITE if record.white == "model" else RED
             game = replay(record)
-            played.add((mine, tuple(game.position.moves)))
-            if record.forfeit is not None and record.forfeit[0] == mine:
-                forfeits[record.forfeit[1].split(":")[0]] += 1
-            results["won" if game.winner == mine else
-                    "lost" if game.winner is not None else "drawn"] += 1
-        bot = record.black if mine == WHITE else record.white
-        rows.append((record.variant, f"model vs {bot}", len(files), len(played),
-                     results["won"], results["drawn"], results["lost"], forfeits))
+            # A forfeit's reason starts with its kind ("late: ...").
+            forfeit = None if record.forfeit is None else record.forfeit[1].split(":")[0]
+            games.append((WHITE if record.white == "model" else RED, game.winner,
+                          game.position.moves, forfeit))
+        variant, bot = sub.name.split("-", 1)       # soak_model's folders: VARIANT-BOT
+        rows.append(_row(variant, f"model vs {bot}", games))
     return rows
 
 
@@ -122,7 +133,7 @@ def soak_board(games, settings="", seed=2015, record=None, progress=None):
     board = open_board(settings, PlayerOptions(), report=None)
     if record is not None:
         Path(record).mkdir(parents=True, exist_ok=True)
-    results, forfeits, answered, played = Counter(), Counter(), 0, set()
+    played, answered = [], 0
     try:
         for number in range(games):
             if progress is not None:
@@ -144,17 +155,12 @@ def soak_board(games, settings="", seed=2015, record=None, progress=None):
                 rival.close()
                 if writer is not None:
                     writer.close()
-            played.add((colour, tuple(result.position.moves)))
-            if result.forfeit is not None and result.winner != colour:
-                forfeits[result.forfeit] += 1
-            results["won" if result.winner == colour else
-                    "lost" if result.winner is not None else "drawn"] += 1
+            played.append((colour, result.winner, result.position.moves, result.forfeit))
         if progress is not None:
             progress(games, games, "done")
     finally:
         board.close()
-    return ("standard", "sim vs alphabeta", games, len(played), results["won"],
-            results["drawn"], results["lost"], forfeits), answered
+    return _row("standard", "sim vs alphabeta", played), answered
 
 
 def _noise(board, rng):
