@@ -9,7 +9,7 @@ import re
 import pytest
 
 from fpgatrax.host.rules.perft import perft
-from fpgatrax.host.rules.position import Position, xy_of
+from fpgatrax.host.rules.position import RED, Position, xy_of
 from fpgatrax.host.rules.record import (
     COLOUR_NAMES,
     Record,
@@ -133,3 +133,8 @@ def test_the_size_is_the_span_of_the_tiles():
         position = _random_game("standard", seed, plies=25)
         xs, ys = zip(*map(xy_of, position.tiles), strict=True)
         assert position.size() == (max(xs) - min(xs) + 1, max(ys) - min(ys) + 1)
+
+
+def test_a_forfeit_without_a_reason_ends_its_line_at_the_colour():
+    record = Record("alice", "bob", "standard", "new", [("@0+", 2)], (RED, ""))
+    assert record_text(record, replay(record), "new").splitlines()[-1] == "# forfeit: black"
