@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: install test test-fast lint formal soak gatesim mutate bench bench-engine bench-bots bench-player bench-trials \
+.PHONY: install test test-fast lint formal soak gatesim mutate bench bench-engine bench-bots bench-player bench-trials bench-puzzles \
 	bench-room
 
 # The virtual environment, with the project and every extra (gateware, simulation, boards, the
@@ -83,6 +83,11 @@ bench-engine: $(STAMP)
 # Bot strength: a small round robin between the software bots (about half a minute).
 bench-bots: $(STAMP)
 	$(PY) -m fpgatrax.host.bench.bots
+
+# The solo puzzles: ten made per kind and difficulty, each solved and proven unique; the SAT
+# solver's conflicts and cuts, and the times (half a minute). ARGS='--size 10 --count 20'.
+bench-puzzles: $(STAMP)
+	$(PY) -m fpgatrax.host.bench.puzzles $(ARGS)
 
 # The player past its keeper's board: games stretched to three times its room, the turns the
 # keeper held them exactly and how they ended (minutes). ARGS='--keeper 64 --games 8'.

@@ -14,7 +14,7 @@ from fpgatrax.host.rules.errors import UserError
 
 __all__ = ["main"]
 
-COMMAND_MODULES = ["engine", "match", "build"]
+COMMAND_MODULES = ["engine", "match", "puzzle", "build"]
 
 
 def build_parser():
@@ -34,6 +34,9 @@ def main(argv=None):
     except UserError as err:
         print(f"fpgatrax {args.command}: error: {err}", file=sys.stderr)
         return 1
+    except BrokenPipeError:         # the output's reader stopped early (| head): not an error
+        sys.stderr.close()
+        return 0
     except KeyboardInterrupt:
         print(f"fpgatrax {args.command}: interrupted", file=sys.stderr)
         return 130

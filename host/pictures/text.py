@@ -10,7 +10,7 @@ are coloured by that north edge. The tiles of the loop or line that won the game
 from fpgatrax.host.rules.columns import column_name
 from fpgatrax.host.rules.position import key_of, tile_symbol
 
-__all__ = ["render_text"]
+__all__ = ["render_text", "render_grid_text"]
 
 _ANSI = {"w": "\x1b[1;97m", "r": "\x1b[1;91m"}
 _REVERSE = "\x1b[7m"
@@ -45,3 +45,13 @@ def _cell(tile, width, ansi, winning):
     if not ansi:
         return text
     return f"{_ANSI[north]}{_REVERSE if winning else ''}{text}{_RESET}"
+
+
+def render_grid_text(size, tiles, ansi=False):
+    """A puzzle's ``size`` × ``size`` board: ``tiles`` maps (column, row) (from 0, top left) to
+    a tile; columns are named from ``A`` and rows from 1, as puzzles name their squares."""
+    lines = ["   " + " ".join(column_name(c + 1).ljust(2) for c in range(size)).rstrip()]
+    for r in range(size):
+        cells = (_cell(tiles.get((c, r)), 3, ansi, False) for c in range(size))
+        lines.append(str(r + 1).ljust(3) + "".join(cells).rstrip())
+    return "\n".join(lines)
