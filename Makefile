@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: install test test-fast lint formal soak gatesim mutate bench bench-engine bench-bots bench-player bench-trials bench-puzzles \
+.PHONY: install test test-fast lint formal soak gatesim mutate bench bench-engine bench-bots bench-player bench-trials bench-puzzles solve-mini \
 	bench-room
 
 # The virtual environment, with the project and every extra (gateware, simulation, boards, the
@@ -88,6 +88,11 @@ bench-bots: $(STAMP)
 # solver's conflicts and cuts, and the times (half a minute). ARGS='--size 10 --count 20'.
 bench-puzzles: $(STAMP)
 	$(PY) -m fpgatrax.host.bench.puzzles $(ARGS)
+
+# Mini Trax solved: the empty board's value with perfect play, by exhaustive search with and
+# without the symmetries (half a minute).
+solve-mini: $(STAMP)
+	$(PY) -m fpgatrax.host.bench.mini
 
 # The player past its keeper's board: games stretched to three times its room, the turns the
 # keeper held them exactly and how they ended (minutes). ARGS='--keeper 64 --games 8'.

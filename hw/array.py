@@ -86,7 +86,8 @@ class TileArray(wiring.Component):
     """A ``width`` × ``height`` array of cells with ``levels`` trial levels and its command
     controller (see :mod:`.array_port` for the command set, timing and results); with
     ``both_colours`` a detection pass follows both colours at once (same results, fewer
-    clocks, more LUTs).
+    clocks, more LUTs). ``line_span`` is the span a line needs to win: the variant's (8, or
+    Mini Trax's 3).
 
     Ports
     -----
@@ -103,14 +104,15 @@ class TileArray(wiring.Component):
     #: controller in its place whose outputs the solver chooses freely.
     Controller = ArrayControl
 
-    def __init__(self, width, height, levels=2, both_colours=False):
-        for name, value in (("width", width), ("height", height)):
-            if not isinstance(value, int) or value < 3:
-                raise ValueError(f"{name} must be an integer of at least 3, not {value!r}")
+    def __init__(self, width, height, levels=2, both_colours=False, line_span=LINE_SPAN):
+        for name, value, least in (("width", width, 3), ("height", height, 3),
+                                   ("line_span", line_span, 2)):
+            if not isinstance(value, int) or value < least:
+                raise ValueError(f"{name} must be an integer of at least {least}, not {value!r}")
         if not isinstance(levels, int) or levels < 1:
             raise ValueError(f"levels must be an integer of at least 1, not {levels!r}")
         self.width, self.height, self.levels = width, height, levels
-        self.both_colours = both_colours
+        self.both_colours, self.line_span = both_colours, line_span
         super().__init__({
             "port": In(ArrayPort(width, height, levels)),
             "board": Out(TILE_BITS * width * height),
@@ -186,13 +188,14 @@ class TileArray(wiring.Component):
             for i in range(len(occ)):
                 with m.If(occ[i]):
                     m.d.sync += high.eq(i)
-        # Tiles in play are connected, so their columns are contiguous: a span of 8 or more
-        # is two occupied columns 7 apart.
+        # Tiles in play are connected, so their columns are contiguous: a span of at least
+        # ``line_span`` (8; Mini Trax's 3) is two occupied columns ``line_span - 1`` apart.
+        n = self.line_span
         m.d.comb += [
-            control.span_x.eq(~self.cut & Cat(col_occ[x] & col_occ[x + LINE_SPAN - 1]
-                                              for x in range(W - LINE_SPAN + 1)).any()),
-            control.span_y.eq(~self.cut & Cat(row_occ[y] & row_occ[y + LINE_SPAN - 1]
-                                              for y in range(H - LINE_SPAN + 1)).any()),
+            control.span_x.eq(~self.cut & Cat(col_occ[x] & col_occ[x + n - 1]
+                                              for x in range(W - n + 1)).any()),
+            control.span_y.eq(~self.cut & Cat(row_occ[y] & row_occ[y + n - 1]
+                                              for y in range(H - n + 1)).any()),
         ]
         return col_occ, row_occ
 

@@ -30,6 +30,7 @@ from amaranth.hdl import Array, Cat, Const, Module, Mux, ResetInserter, Shape, S
 from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
+from fpgatrax.host.rules.variant import LINE_SPAN
 from fpgatrax.hw.array import TileArray
 from fpgatrax.hw.array_port import ArrayMux, ArrayPort
 from fpgatrax.hw.search import MoveSearch, result_layout
@@ -84,8 +85,9 @@ class SearchLanes(wiring.Component):
         controllers = []
         for k, search in enumerate(self._searches):
             m.submodules[f"search_{k}"] = ResetInserter(self.restart)(search)
-            m.submodules[f"array_{k}"] = array = TileArray(self.width, self.height, self.levels,
-                                                           self.both_colours)
+            m.submodules[f"array_{k}"] = array = TileArray(
+                self.width, self.height, self.levels, self.both_colours,
+                search.variant.line_span or LINE_SPAN)
             m.submodules[f"array_mux_{k}"] = mux = ArrayMux(self.width, self.height,
                                                             self.levels)
             m.d.comb += [mux.select.eq(search.busy), search.start.eq(self.start),

@@ -72,9 +72,10 @@ def walk_track(tiles, square, colour, seen):
     return ends
 
 
-def track_results(tiles):
+def track_results(tiles, line_span=8):
     """{(colour, "loop" | "line")} of the tracks on ``tiles`` ({(x, y): mask}): an independent
-    walk along every track, for the flags the engine's Outcome does not report separately."""
+    walk along every track, for the flags the engine's Outcome does not report separately; a
+    line spans at least ``line_span`` columns or rows (Mini Trax's: 3)."""
     if not tiles:
         return set()
     xs = [x for x, _ in tiles]
@@ -94,13 +95,14 @@ def track_results(tiles):
             for (x, y), d in ends:
                 if (d, x, y) in ((3, x0, y), (1, x1, y), (0, x, y0), (2, x, y1)):
                     sides.add(d)
-            if ({1, 3} <= sides and x1 - x0 + 1 >= 8) or ({0, 2} <= sides and y1 - y0 + 1 >= 8):
+            if ({1, 3} <= sides and x1 - x0 + 1 >= line_span) or \
+                    ({0, 2} <= sides and y1 - y0 + 1 >= line_span):
                 found.add((colour, "line"))
     return found
 
 
-def expected_flags(tiles):
-    wins = track_results(tiles)
+def expected_flags(tiles, line_span=8):
+    wins = track_results(tiles, line_span)
     return {"loop_white": (WHITE, "loop") in wins, "loop_red": (RED, "loop") in wins,
             "line_white": (WHITE, "line") in wins, "line_red": (RED, "line") in wins}
 

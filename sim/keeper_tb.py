@@ -142,8 +142,9 @@ class KeeperGame(Game):
         if (max(x1 - x0, y1 - y0) + 1 > tb.size - 2 or
                 len(after.placed_last()) > tb.log_depth):
             return {"out_of_room"}, None, None
-        wins = expected_flags(self.array_tiles(after))
-        if pos.variant.line_span is None:
+        span = pos.variant.line_span
+        wins = expected_flags(self.array_tiles(after), span or 8)
+        if span is None:
             wins["line_white"] = wins["line_red"] = False
         return {name for name, on in wins.items() if on}, None, after
 

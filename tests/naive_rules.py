@@ -9,6 +9,9 @@ correct, which is what an oracle should be.
 # White-edge masks, bit 0 N, 1 E, 2 S, 3 W: the same encoding as the engine's public interface.
 TILES = {"+": (0b0101, 0b1010), "/": (0b1001, 0b0110), "\\": (0b0011, 0b1100)}
 STEP = [(0, -1), (1, 0), (0, 1), (-1, 0)]
+# The size-limited variants: the most columns or rows the tiles may span, which is also the
+# span a winning line needs there (the standard game's lines need 8).
+SPAN_LIMITS = {"8x8": 8, "mini": 3}
 
 
 def edge_white(tile, side):
@@ -80,9 +83,9 @@ def apply(board, move, variant="standard", rng=None):
     after[square] = tile
     if not resolve(after, rng):
         return None
-    if variant == "8x8":
+    if variant in SPAN_LIMITS:
         x0, y0, x1, y1 = bbox(after)
-        if x1 - x0 >= 8 or y1 - y0 >= 8:
+        if x1 - x0 >= SPAN_LIMITS[variant] or y1 - y0 >= SPAN_LIMITS[variant]:
             return None
     return after
 
@@ -122,7 +125,9 @@ def wins(board, variant="standard"):
                 touch = {s for cx, cy, s in ends
                          if (s == 3 and cx == x0) or (s == 1 and cx == x1)
                          or (s == 0 and cy == y0) or (s == 2 and cy == y1)}
-                if ({1, 3} <= touch and x1 - x0 + 1 >= 8) or ({0, 2} <= touch and y1 - y0 + 1 >= 8):
+                span = SPAN_LIMITS.get(variant, 8)
+                if ({1, 3} <= touch and x1 - x0 + 1 >= span) or \
+                        ({0, 2} <= touch and y1 - y0 + 1 >= span):
                     found.setdefault(colour, set()).add("line")
     return found
 

@@ -8,7 +8,7 @@ later. They are figures to read, not pass marks. Run with ``make bench-bots``.
 import argparse
 import time
 
-from fpgatrax.host.bots import BOTS, make_bot
+from fpgatrax.host.bots import bots_for, make_bot
 from fpgatrax.host.bots.session import BotSession
 from fpgatrax.host.link.transport import FunctionTransport
 from fpgatrax.host.match.tournament import Progress, format_table, round_robin
@@ -24,7 +24,7 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=2015)
     args = parser.parse_args(argv)
     bots = {name: make_bot(name, args.seed + index, think=args.think)
-            for index, name in enumerate(BOTS)}
+            for index, name in enumerate(bots_for(args.variant))}
     players = {name: FunctionTransport(name, BotSession(bot, args.variant).respond)
                for name, bot in bots.items()}
     start = time.perf_counter()

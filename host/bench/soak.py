@@ -38,7 +38,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from fpgatrax.host.bots import BOTS
+from fpgatrax.host.bots import bots_for
 from fpgatrax.host.link.transport import NoAnswer
 from fpgatrax.host.match.model import parse_settings
 from fpgatrax.host.match.players import PlayerOptions, open_player
@@ -47,7 +47,7 @@ from fpgatrax.host.match.tournament import Entrant, Progress, parallel_round_rob
 from fpgatrax.host.rules.errors import UserError
 from fpgatrax.host.rules.position import RED, WHITE
 from fpgatrax.host.rules.record import RecordError, read_record, replay
-from fpgatrax.host.rules.variant import VARIANT_NAMES
+from fpgatrax.host.rules.variant import VARIANT_NAMES, variant_named
 
 __all__ = ["soak_model", "soak_board", "soak_uart", "main"]
 
@@ -55,12 +55,13 @@ MODEL = "board=hx8k,max_trials=2000"
 ALPHABETA_DEPTH = 2      # the bot's plies: a soak is about the model's answers, not its rival
 
 
-def soak_model(games, jobs, settings=MODEL, record=None, progress=None):
+def soak_model(games, jobs, settings=MODEL, record=None, progress=None, variants=VARIANT_NAMES):
     """At least ``games`` games (one per variant, bot and colour at least) of ``model:settings``
-    against every bot in every variant, on ``jobs`` processes. Returns one row per variant and
-    bot: (variant, "model vs BOT", games, how many of them differ (as move sequences, with
-    colours), the model's wins, draws (and games cut short), losses, its forfeits by kind)."""
-    pairings = [(variant, bot) for variant in VARIANT_NAMES for bot in BOTS]
+    against every bot of every variant of ``variants`` (``bots_for``), on ``jobs`` processes.
+    Returns one row per variant and bot: (variant, "model vs BOT", games, how many of them
+    differ (as move sequences, with colours), the model's wins, draws (and games cut short),
+    losses, its forfeits by kind)."""
+    pairings = [(variant, bot) for variant in variants for bot in bots_for(variant)]
     per_colour = max(1, -(-games // (2 * len(pairings))))    # at least ``games`` in all
     rows = []
     for number, (variant, bot) in enumerate(pairings):
@@ -262,6 +263,9 @@ def _parser():
                              "its simulation profile)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, metavar="J",
                         help="games at once (default: one per CPU)")
+    parser.add_argument("--variants", default=",".join(VARIANT_NAMES), metavar="V,V",
+                        help="the variants of the model's games, comma-separated (default: all, "
+                             f"{','.join(VARIANT_NAMES)})")
     parser.add_argument("--model", default=MODEL, metavar="SETTINGS",
                         help=f"the model's settings, as after model: (default {MODEL})")
     parser.add_argument("--record", default="build/soak", metavar="DIR",
@@ -282,6 +286,7 @@ def main(argv=None):
         return 2
     try:
         parse_settings(args.model)
+        variants = [variant_named(name).name for name in args.variants.split(",")]
     except UserError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
@@ -302,7 +307,7 @@ def main(argv=None):
     start = time.monotonic()
     rows, answered = [], 0
     if args.games:
-        rows = soak_model(args.games, args.jobs, args.model, args.record, Progress())
+        rows = soak_model(args.games, args.jobs, args.model, args.record, Progress(), variants)
     if args.board_games:
         row, answered = soak_board(args.board_games, args.board, record=args.record,
                                    progress=Progress())

@@ -37,7 +37,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 
 from fpgatrax.host.bench.pages import check_page, write_generated
-from fpgatrax.host.bots import BOTS
+from fpgatrax.host.bots import BOTS, bots_for
 from fpgatrax.host.link.transport import FunctionTransport
 from fpgatrax.host.match.model import ModelSession, ModelSettings, parse_settings
 from fpgatrax.host.match.players import PlayerOptions, open_player
@@ -171,7 +171,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     games = args.games or (3 if args.quick else 10)
     think = args.think or (0.25 if args.quick else 1.0)
-    opponents = args.opponent or list(BOTS)
+    opponents = args.opponent or bots_for(args.variant)
     try:
         settings = _settings(args)
         if min(games, args.jobs) < 1 or args.random_moves < 0 or not args.time > 0:

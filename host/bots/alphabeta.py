@@ -138,10 +138,11 @@ def tracks(position, colour):
     """Each open track of ``colour``: (distance, span), where distance is the Manhattan distance
     between the empty squares its two ends enter (1 means one move can close a loop) and span
     the number of columns or rows it crosses, whichever is more, counted up to the line length
-    (8) and doubled when the track already joins two opposite outermost edges of the tiles in
-    play (so that growing the tiles in play with it makes a line)."""
+    (8; Mini Trax's 3) and doubled when the track already joins two opposite outermost edges of
+    the tiles in play (so that growing the tiles in play with it makes a line)."""
     tiles = position.tiles
     x0, y0, x1, y1 = position.bbox
+    line_span = position.variant.line_span or LINE_SPAN
     flip = 0xF if colour else 0
     done = set()
     found = []
@@ -175,7 +176,7 @@ def tracks(position, colour):
                     bottom = y
             done.add((key, out ^ 2))
             bx, by = x + _DX[out], y + _DY[out]
-            span = min(LINE_SPAN, max(right - left, bottom - top) + 1)
+            span = min(line_span, max(right - left, bottom - top) + 1)
             if (left == x0 and right == x1) or (top == y0 and bottom == y1):
                 span *= 2
             found.append((abs(ax - bx) + abs(ay - by), span))

@@ -5,11 +5,13 @@ page, between the markers ``<!-- generated: boards -->`` and ``<!-- end generate
 (``docs/measurements.md``; see ``host/bench/pages.py``).
 """
 
+import dataclasses
 import datetime
 import pathlib
 
 from fpgatrax.host.bench.pages import check_page, write_generated
 from fpgatrax.host.rules.errors import UserError
+from fpgatrax.host.rules.variant import VARIANT_NAMES, VARIANTS
 
 try:    # the board tools are an optional part of the package: fpgatrax[boards]
     from fpgatrax.boards.build import BoardError, boards, build, figures, program
@@ -37,6 +39,9 @@ def register(subparsers):
         epilog=f"boards: {names}")
     p.add_argument("names", nargs="*", metavar="NAME",
                    help="the boards to build (default: all of them)")
+    p.add_argument("--variant", choices=VARIANT_NAMES,
+                   help="build for this variant instead of the board's own (standard), under "
+                        "build/boards/NAME-VARIANT/ (e.g. mini: Mini Trax on the same array)")
     p.add_argument("--table", action="store_true",
                    help="print the figures of the last builds only, building nothing")
     p.add_argument("--write", metavar="PAGE",
@@ -51,10 +56,16 @@ def register(subparsers):
                     "openFPGALoader); if the programmer is not installed, say how to get it.",
         epilog=f"boards: {names}")
     p.add_argument("name", metavar="NAME", help="the board")
+    p.add_argument("--variant", choices=VARIANT_NAMES,
+                   help="load the bitstream built with 'build --variant VARIANT'")
     p.set_defaults(run=run_program)
 
 
-def _targets(names):
+def _targets(names, variant=None):
+    """The boards called ``names`` (all if none), built for ``variant`` if given: then named
+    NAME-VARIANT, so that their files and figures stay apart from the board's own, and with an
+    array no larger than a game of a size-limited variant can use (its span and a ring of
+    empty squares around it: 5 × 5 for Mini Trax)."""
     if _MISSING is not None:
         raise UserError(f"the board tools are not installed (no module {_MISSING!r}): "
                         "pip install 'fpgatrax[boards]'")
@@ -62,11 +73,21 @@ def _targets(names):
     unknown = [name for name in names if name not in known]
     if unknown:
         raise UserError(f"unknown board {unknown[0]!r}; the boards are {', '.join(known)}")
-    return [known[name] for name in names] if names else list(known.values())
+    targets = [known[name] for name in names] if names else list(known.values())
+    if variant is None:
+        return targets
+    limit = VARIANTS[variant].span_limit
+    side = (lambda n: n) if limit is None else (lambda n: min(n, limit + 2))
+    return [dataclasses.replace(t, name=f"{t.name}-{variant}", variant=variant,
+                                title=f"{t.title} ({variant})", width=side(t.width),
+                                height=side(t.height)) for t in targets]
 
 
 def run_build(args):
-    targets = _targets(args.names)
+    targets = _targets(args.names, args.variant)
+    if args.write and args.variant:
+        raise UserError("--write puts the boards' own builds in a page; build a --variant "
+                        "without it")
     if args.write:
         check_page(args.write, PAGE_BLOCK)      # before minutes of building, not after
     failed = []
@@ -144,6 +165,6 @@ def write_page(page):
 
 def run_program(args):
     try:
-        program(_targets([args.name])[0], log=lambda line: print(line, flush=True))
+        program(_targets([args.name], args.variant)[0], log=lambda line: print(line, flush=True))
     except BoardError as err:
         raise UserError(str(err)) from None

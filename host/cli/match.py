@@ -5,7 +5,7 @@ import sys
 import threading
 from pathlib import Path
 
-from fpgatrax.host.bots import BOTS, make_bot
+from fpgatrax.host.bots import BOTS, bots_for, make_bot
 from fpgatrax.host.bots.session import BotSession, serve
 from fpgatrax.host.cli.engine import add_notation_option
 from fpgatrax.host.link.transport import TcpTransport
@@ -70,8 +70,9 @@ def register(subparsers):
                     "with its 95 % interval and each player's forfeits by reason; with "
                     "--record, the games also go to a CSV file and the table and games to a "
                     f"JSON file beside the records. A player SPEC is {SPEC_HELP}.")
-    p.add_argument("players", nargs="*", metavar="SPEC", default=list(BOTS),
-                   help=f"the players (default: {' '.join(BOTS)})")
+    p.add_argument("players", nargs="*", metavar="SPEC",
+                   help="the players (default: every bot that plays the variant: "
+                        f"{' '.join(bots_for('standard'))}; perfect too in mini)")
     p.add_argument("--games", type=_positive, default=2, metavar="N",
                    help="games per pairing and colour (default 2)")
     p.add_argument("--jobs", type=_positive, default=1, metavar="J",
@@ -336,6 +337,7 @@ def run_match(args):
 
 
 def run_tournament(args):
+    args.players = args.players or bots_for(args.variant)
     if len(args.players) < 2:
         raise UserError("a tournament needs at least two players")
     if len(set(args.players)) != len(args.players):

@@ -8,7 +8,10 @@ Every rule that differs between variants is a field here, so code asks the varia
   tiles span at least ``LINE_SPAN`` columns or rows;
 - ``8x8``: the tiles may never span more than 8 columns or rows (a move that would is
   illegal) and a position with no legal move left is a draw; loops and lines win;
-- ``loop``: the unlimited board where only loops win.
+- ``loop``: the unlimited board where only loops win;
+- ``mini``: Mini Trax, the 8x8 variant's rules on a 3 × 3 area: the tiles may never span more
+  than 3 columns or rows, a line wins when it joins opposite sides of that area (it spans 3),
+  and a position with no legal move left is a draw.
 """
 
 from dataclasses import dataclass
@@ -39,6 +42,7 @@ VARIANTS: dict[str, Variant] = {v.name: v for v in (
     Variant("standard", span_limit=None, line_span=LINE_SPAN),
     Variant("8x8", span_limit=8, line_span=LINE_SPAN),
     Variant("loop", span_limit=None, line_span=None),
+    Variant("mini", span_limit=3, line_span=3),
 )}
 VARIANT_NAMES: tuple[str, ...] = tuple(VARIANTS)
 

@@ -5,7 +5,7 @@ import json
 import sys
 
 from fpgatrax.host.bench import soak
-from fpgatrax.host.bots import BOTS, make_bot
+from fpgatrax.host.bots import bots_for, make_bot
 from fpgatrax.host.bots.session import BotSession
 from fpgatrax.host.link.transport import FunctionTransport
 from fpgatrax.host.match.model import ModelSession
@@ -17,8 +17,9 @@ QUICK = "board=hx8k,max_trials=300,random_moves=2"
 
 
 def test_every_variant_and_bot_with_both_colours_and_no_forfeit(tmp_path):
-    rows = soak.soak_model(len(VARIANT_NAMES) * len(BOTS) * 2, 1, QUICK, tmp_path)
-    pairs = [(variant, bot) for variant in VARIANT_NAMES for bot in BOTS]
+    pairs = [(variant, bot) for variant in VARIANT_NAMES for bot in bots_for(variant)]
+    assert ("mini", "perfect") in pairs and ("standard", "perfect") not in pairs
+    rows = soak.soak_model(len(pairs) * 2, 1, QUICK, tmp_path)
     assert [(row[0], row[1]) for row in rows] == [(v, f"model vs {b}") for v, b in pairs]
     for row, (variant, bot) in zip(rows, pairs, strict=True):
         games, distinct, won, drawn, lost, forfeits = row[2:]
@@ -54,17 +55,26 @@ def test_a_model_that_answers_illegally_fails_the_soak(monkeypatch, tmp_path, ca
         return "Z26+" if answer is not None and line not in ("-W", "-B") else answer
 
     monkeypatch.setattr(ModelSession, "respond", rogue)
-    code = soak.main(["--games", "18", "--board-games", "0", "--uart-bytes", "0", "--jobs", "1",
-                      "--model", QUICK, "--record", str(tmp_path)])
+    games = 2 * sum(len(bots_for(variant)) for variant in VARIANT_NAMES)   # one per colour
+    code = soak.main(["--games", str(games), "--board-games", "0", "--uart-bytes", "0",
+                      "--jobs", "1", "--model", QUICK, "--record", str(tmp_path)])
     out = capsys.readouterr().out
     assert code == 1
     forfeits = int(out.rsplit("a failed UART soak): ", 1)[1].split(";")[0])
-    assert forfeits == 18
+    assert forfeits == games
 
 
 def test_bad_settings_are_one_clear_line(capsys):
     assert soak.main(["--model", "depth=x"]) == 2
     assert "depth must be a number" in capsys.readouterr().err
+    assert soak.main(["--variants", "mini,giant"]) == 2
+    assert "unknown variant 'giant'" in capsys.readouterr().err
+
+
+def test_the_soak_can_play_some_variants_only(tmp_path):
+    rows = soak.soak_model(2, 1, QUICK, tmp_path, variants=["mini"])
+    assert [row[1] for row in rows] == [f"model vs {bot}" for bot in bots_for("mini")]
+    assert {row[0] for row in rows} == {"mini"}
 
 
 class BoardStandIn(FunctionTransport):

@@ -68,3 +68,26 @@ def test_a_page_that_cannot_take_the_table_is_a_one_line_error(capsys, tmp_path,
     assert err.startswith("fpgatrax build: error: ") and len(err.strip().splitlines()) == 1
     assert out == ""                            # checked before anything else is done
     assert (page.read_text() if content is not None else None) == content
+
+
+@pytest.mark.parametrize("variant", ["mini", "8x8"])
+def test_a_variant_build_is_its_own_target(variant, monkeypatch, capsys, tmp_path):
+    """``build NAME --variant V`` builds NAME-V, apart from the board's own files, with an array
+    no larger than the variant's games can use; it prints that target's table row."""
+    built = []
+    monkeypatch.setattr(build_cli, "build", lambda target, log: built.append(target))
+    monkeypatch.setattr(build_cli, "figures", lambda target: FIGURES)
+    status, out, _ = run(capsys, "build", "icebreaker", "hx8k", "--variant", variant)
+    assert status == 0
+    own = build_cli.boards()
+    for target in built:
+        board = own[target.name.rsplit("-", 1)[0]]
+        assert target.name == f"{board.name}-{variant}" and target.variant == variant
+        assert target.bitstream.parent.name == target.name
+        side = min(board.width, {"mini": 5, "8x8": 10}[variant])
+        assert (target.width, target.height) == (side, side)
+        assert f"| {board.title} ({variant}) |" in out
+    assert len(built) == 2
+    status, _, err = run(capsys, "build", "--variant", variant, "--write",
+                         str(tmp_path / "page.md"))
+    assert status == 1 and "build a --variant without it" in err

@@ -13,7 +13,7 @@ from fpgatrax.host.rules.position import IllegalMove, Position, xy_of
 from fpgatrax.host.rules.record import moves_text, parse_record, replay
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
-variants = st.sampled_from(["standard", "8x8", "loop"])
+variants = st.sampled_from(["standard", "8x8", "loop", "mini"])
 
 
 def random_position(seed, variant="standard", plies=40):

@@ -13,7 +13,7 @@ from fpgatrax.host.rules.columns import column_name, column_number
 from fpgatrax.host.rules.notation import NotationError, format_move, parse_move, parse_text
 from fpgatrax.host.rules.position import RED, WHITE, IllegalMove, Position, key_of, xy_of
 
-VARIANTS = ["standard", "8x8", "loop"]
+VARIANTS = ["standard", "8x8", "loop", "mini"]
 
 
 def play(texts, variant="standard"):

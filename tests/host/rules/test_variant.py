@@ -9,14 +9,14 @@ from fpgatrax.host.rules.variant import LINE_SPAN, VARIANT_NAMES, VARIANTS, Vari
 
 
 def test_names_round_trip():
-    assert VARIANT_NAMES == ("standard", "8x8", "loop")
+    assert VARIANT_NAMES == ("standard", "8x8", "loop", "mini")
     for name in VARIANT_NAMES:
         assert str(variant_named(name)) == name
         assert variant_named(variant_named(name)) is VARIANTS[name]
 
 
 def test_an_unknown_name_is_a_user_error_naming_the_choices():
-    with pytest.raises(UserError, match="standard, 8x8, loop"):
+    with pytest.raises(UserError, match="standard, 8x8, loop, mini"):
         variant_named("supertrax")
 
 
@@ -24,6 +24,7 @@ def test_fields_carry_the_rules():
     assert VARIANTS["standard"] == Variant("standard", span_limit=None, line_span=LINE_SPAN)
     assert VARIANTS["8x8"].span_limit == 8 and VARIANTS["8x8"].line_span == LINE_SPAN
     assert VARIANTS["loop"].line_span is None
+    assert VARIANTS["mini"] == Variant("mini", span_limit=3, line_span=3)
 
 
 def play(position, moves):
