@@ -58,7 +58,9 @@ def register(subparsers):
                     "files): the board as an SVG picture, the move list, the players and the "
                     "result with the winning track, stepping through any game move by move. "
                     "The folder is read again twice a second, so the page follows a match "
-                    "that writes its records there (match --record DIR) without a reload.")
+                    "that writes its records there (match --record DIR) without a reload. "
+                    "A puzzle file there (fpgatrax puzzle) is shown too: its board, then its "
+                    "solution.")
     p.add_argument("folder", metavar="RECORD-DIR", help="the folder of records")
     p.add_argument("--port", type=_port, default=8000, help="the page's port (default 8000)")
     p.set_defaults(run=run_watch)

@@ -9,9 +9,14 @@ move list with each answer's time, the result, and the position as the SVG of ``
 events (``/events``, one JSON summary of every game per change); the page fetches the picture
 of any move (``/svg/GAME/MOVE``), so a finished game can be stepped through with the buttons
 or the arrow keys. The server is aiohttp's, on its own thread and event loop.
+
+A solo puzzle file in the watched folder (``docs/puzzles.md``) is shown beside the games: its
+board first, then, one step on, its solution as ``fpgatrax puzzle solve`` finds it, with the
+verdict (unique or not) as the result.
 """
 
 import asyncio
+import functools
 import json
 import threading
 from dataclasses import dataclass, field
@@ -20,7 +25,9 @@ from pathlib import Path
 
 from aiohttp import web
 
-from fpgatrax.host.pictures.svg import render_svg
+from fpgatrax.host.pictures.svg import render_grid_svg, render_svg
+from fpgatrax.host.puzzles.board import PuzzleError, is_puzzle_file, read_puzzle
+from fpgatrax.host.puzzles.solve import solutions
 from fpgatrax.host.rules.errors import UserError
 from fpgatrax.host.rules.notation import NotationError, parse_move
 from fpgatrax.host.rules.position import IllegalMove, Position
@@ -40,6 +47,8 @@ class LiveGame:
     variant: str = "standard"
     moves: list[tuple[str, str]] = field(default_factory=list)     # (text, time)
     result: str | None = None
+    #: The picture of each step, made beforehand (a puzzle's), instead of the game's positions.
+    pictures: list[str] | None = None
 
     def position(self, upto: int | None = None) -> Position:
         """The position after ``upto`` moves (all by default)."""
@@ -96,6 +105,8 @@ class LiveGames:
     def picture(self, number: int, upto: int) -> str:
         with self._lock:
             game = self.games[number]
+        if game.pictures is not None:
+            return game.pictures[upto]
         picture: str = render_svg(game.position(upto))
         return picture
 
@@ -230,6 +241,9 @@ def watch_folder(folder: Path, games: LiveGames, stop: threading.Event,
 
 
 def _record_game(path: Path) -> LiveGame:
+    if is_puzzle_file(path):
+        stat = path.stat()
+        return _puzzle_game(path, stat.st_mtime_ns, stat.st_size)
     try:
         record = read_record(path)
     except RecordError as err:
@@ -252,3 +266,23 @@ def _record_game(path: Path) -> LiveGame:
     if position.outcome is not None or record.forfeit is not None:
         game.result = replay(record).summary()       # the words of `fpgatrax replay`
     return game
+
+
+@functools.lru_cache(maxsize=256)
+def _puzzle_game(path: Path, mtime_ns: int, size: int) -> LiveGame:
+    """A puzzle file as the page shows it: the puzzle, then its solution (solved once per
+    version of the file: the cache's key holds its time and size)."""
+    try:
+        puzzle = read_puzzle(path)
+    except PuzzleError as err:
+        return LiveGame(f"puzzle {path.name}", "", result=str(err))
+    found = solutions(puzzle, limit=2)
+    pictures = [render_grid_svg(puzzle.size, puzzle.givens, puzzle.givens, puzzle.ends or ())]
+    if found:
+        pictures.append(render_grid_svg(puzzle.size, found[0], puzzle.givens,
+                                        puzzle.ends or ()))
+    verdict = ("no solution" if not found else "the solution is unique" if len(found) == 1
+               else "more than one solution")
+    return LiveGame(f"puzzle {path.name}", f"{puzzle.kind} puzzle, {puzzle.size}×{puzzle.size}",
+                    moves=[("solution", "")] if found else [], result=verdict,
+                    pictures=pictures)

@@ -24,7 +24,7 @@ from fpgatrax.host.rules.position import TILES, E, N, S, W, tile_symbol
 __all__ = [
     "KINDS", "SYMMETRIES", "Square", "End", "Puzzle", "PuzzleError", "square_name", "end_name",
     "neighbour", "transform_square", "transform_tile", "red_sides", "tile_with_red", "tile_token",
-    "parse_puzzle", "read_puzzle", "format_puzzle",
+    "parse_puzzle", "read_puzzle", "format_puzzle", "is_puzzle_file",
 ]
 
 KINDS = ("line", "loop", "match")
@@ -120,6 +120,20 @@ def tile_token(tile: int) -> str:
 
 
 # -- the file -------------------------------------------------------------------------------------
+
+def is_puzzle_file(path: str | Path) -> bool:
+    """Whether the file at ``path`` is meant as a puzzle: its first line that is not a comment
+    starts with ``kind`` (a game record's never does)."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as file:
+            for raw in file:
+                line = raw.split("#", 1)[0].strip()
+                if line:
+                    return line.split()[0] == "kind"
+    except OSError:
+        return False
+    return False
+
 
 def read_puzzle(path: str | Path) -> Puzzle:
     """The puzzle in the file at ``path``; a PuzzleError names the file and line of a mistake."""

@@ -16,6 +16,8 @@ from playwright.sync_api import sync_playwright
 
 from fpgatrax.host.match.live import LiveGames, LiveServer, watch_folder
 from fpgatrax.host.pictures.svg import render_svg
+from fpgatrax.host.puzzles.board import format_puzzle, square_name
+from fpgatrax.host.puzzles.make import make_puzzle
 from fpgatrax.host.rules.record import parse_record, replay
 
 CHROMIUM = "/usr/bin/chromium"
@@ -122,6 +124,38 @@ def test_one_event_stream_carries_change_after_change():
                 games.start(f"white{step}", "black")
         assert [len(event["games"]) for event in events] == [0, 1, 2]
     finally:
+        server.stop()
+
+
+def test_a_puzzle_in_the_folder_is_shown_then_its_solution(tmp_path):
+    """A puzzle file beside the records: step 0 is its board (the givens), step 1 the solution
+    the solver finds, drawn tile for tile, and the verdict is the result."""
+    (tmp_path / "game.txt").write_text(GAME)
+    puzzle, answer = make_puzzle("line", 5, "hard", seed=3)
+    (tmp_path / "puzzle.txt").write_text(format_puzzle(puzzle))
+    games, stop = LiveGames(), threading.Event()
+    server = LiveServer(games, 0).start()
+    watcher = threading.Thread(target=watch_folder, args=(tmp_path, games, stop, 0.1),
+                               daemon=True)
+    watcher.start()
+    try:
+        for _ in range(100):
+            if len(games.summary()["games"]) == 2:
+                break
+            stop.wait(0.1)
+        shown = games.summary()["games"][1]
+        assert (shown["white"], shown["black"]) == ("puzzle puzzle.txt", "line puzzle, 5×5")
+        assert shown["result"] == "the solution is unique"
+        for step, tiles in ((0, puzzle.givens), (1, answer)):
+            with urllib.request.urlopen(f"{server.url}svg/1/{step}", timeout=10) as reply:
+                root = ET.fromstring(reply.read())
+            faces = {g.get("data-square"): g.find("svg:rect", NS).get("class")
+                     for g in root.findall(".//svg:g[@class='tile']", NS)}
+            assert faces.keys() == {square_name(s) for s in tiles}
+            assert {k for k, face in faces.items() if face == "face"} == \
+                {square_name(s) for s in puzzle.givens}
+    finally:
+        stop.set()
         server.stop()
 
 
