@@ -28,7 +28,7 @@ from fpgatrax.host.rules.position import RED, WHITE
 from fpgatrax.host.rules.record import COLOUR_NAMES, read_record, replay
 from fpgatrax.host.rules.variant import VARIANT_NAMES
 
-__all__ = ["register"]
+__all__ = ["register", "at_least"]
 
 
 def register(subparsers):
@@ -105,7 +105,7 @@ def register(subparsers):
     p.add_argument("--answer-time", type=_seconds, default=60.0, metavar="S",
                    help="how long to wait for the player's answer before reporting it "
                         "(default 60; the server keeps its own time limit)")
-    p.add_argument("--retries", type=_at_least(0), metavar="N",
+    p.add_argument("--retries", type=at_least(0), metavar="N",
                    help="give up after N failed connections in a row (default: never)")
     p.add_argument("--variant", choices=VARIANT_NAMES, default="standard",
                    help="rules the games are played by (default standard)")
@@ -174,7 +174,7 @@ def _add_game_options(p):
     _add_bot_options(p)
 
 
-def _at_least(least):
+def at_least(least):
     """An argparse type: a whole number of at least ``least``."""
     def whole_number(text):
         try:
@@ -187,7 +187,7 @@ def _at_least(least):
     return whole_number
 
 
-_positive = _at_least(1)
+_positive = at_least(1)
 
 
 def _seconds(text, at_least_zero=False):
@@ -254,7 +254,7 @@ def run_relay(args):
 
 
 def _port(text):
-    port = _at_least(0)(text)
+    port = at_least(0)(text)
     if port > 65535:
         raise argparse.ArgumentTypeError("a port is 0 to 65535")
     return port

@@ -5,6 +5,7 @@ import random
 import sys
 from pathlib import Path
 
+from fpgatrax.host.cli.match import at_least
 from fpgatrax.host.pictures.svg import render_grid_svg
 from fpgatrax.host.pictures.text import render_grid_text
 from fpgatrax.host.puzzles.board import (
@@ -63,7 +64,7 @@ def register(subparsers):
                     "no solution.")
     q.add_argument("file", metavar="FILE", help="a puzzle file")
     q.add_argument("--all", action="store_true", help="print every solution (up to --limit)")
-    q.add_argument("--limit", type=_positive, default=100, metavar="N",
+    q.add_argument("--limit", type=at_least(1), default=100, metavar="N",
                    help="with --all, stop after N solutions (default 100)")
     q.add_argument("-o", "--output", metavar="FILE", help="write the (first) solution to FILE")
     _add_svg_option(q)
@@ -76,7 +77,7 @@ def register(subparsers):
                     "unique. The difficulty sets how many stay: easy half of the answer's "
                     "tiles, medium a quarter, hard only those uniqueness needs.")
     q.add_argument("kind", choices=KINDS, help="the kind of puzzle")
-    q.add_argument("--size", type=_positive, default=8, metavar="N",
+    q.add_argument("--size", type=at_least(1), default=8, metavar="N",
                    help="the board's side, 3 to 12 (default 8)")
     q.add_argument("--difficulty", choices=DIFFICULTIES, default="medium",
                    help="how many tiles are given (default medium)")
@@ -92,12 +93,6 @@ def register(subparsers):
 def _add_svg_option(p):
     p.add_argument("--svg", metavar="FILE",
                    help="write an SVG picture to FILE ('-': to the output instead of text)")
-
-
-def _positive(text):
-    if not text.isdigit() or int(text) < 1:
-        raise UserError(f"expected a whole number of at least 1, not {text!r}")
-    return int(text)
 
 
 def run_show(args):
