@@ -8,6 +8,7 @@ play it and the referee's program transport is tested against a real child proce
 
 import sys
 
+from fpgatrax.host.rules.errors import UserError
 from fpgatrax.host.rules.notation import format_move, parse_move
 from fpgatrax.host.rules.position import Position
 
@@ -19,6 +20,10 @@ class BotSession:
     point; ``-T`` is answered with the team code; any other line is the opponent's move."""
 
     def __init__(self, bot, variant="standard", team="PY"):
+        plays = getattr(bot, "variants", None)
+        if plays is not None and str(variant) not in plays:
+            raise UserError(f"this bot plays only {', '.join(plays)} (--variant), not "
+                            f"{variant}")
         self.bot = bot
         self.variant = variant
         self.team = team

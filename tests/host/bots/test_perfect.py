@@ -9,6 +9,8 @@ import pytest
 
 from fpgatrax.host.bots import make_bot
 from fpgatrax.host.bots.perfect import DRAW, LOSS, WIN, MiniSolver, PerfectBot, solve_empty_board
+from fpgatrax.host.bots.session import BotSession
+from fpgatrax.host.cli.main import main
 from fpgatrax.host.rules.errors import UserError
 from fpgatrax.host.rules.position import Position, xy_of
 
@@ -95,6 +97,10 @@ def test_two_perfect_players_draw_and_vary():
     assert len(games) > 1
 
 
-def test_perfect_refuses_other_variants():
+def test_perfect_refuses_other_variants(capsys):
     with pytest.raises(UserError, match="only Mini Trax"):
         PerfectBot().choose(Position("standard"))
+    with pytest.raises(UserError, match="plays only mini"):
+        BotSession(PerfectBot(), "8x8")
+    assert main(["match", "--white", "perfect", "--black", "random"]) == 1
+    assert "this bot plays only mini (--variant), not standard" in capsys.readouterr().err
