@@ -65,7 +65,8 @@ def _targets(names, variant=None):
     """The boards called ``names`` (all if none), built for ``variant`` if given: then named
     NAME-VARIANT, so that their files and figures stay apart from the board's own, and with an
     array no larger than a game of a size-limited variant can use (its span and a ring of
-    empty squares around it: 5 × 5 for Mini Trax)."""
+    empty squares around it: 5 × 5 for Mini Trax; on the ECP5 boards one more, 6 × 6, because
+    Yosys's ABC9 pass fails an assertion in abc_ops_reintegrate on the 5 × 5 player)."""
     if _MISSING is not None:
         raise UserError(f"the board tools are not installed (no module {_MISSING!r}): "
                         "pip install 'fpgatrax[boards]'")
@@ -77,10 +78,12 @@ def _targets(names, variant=None):
     if variant is None:
         return targets
     limit = VARIANTS[variant].span_limit
-    side = (lambda n: n) if limit is None else (lambda n: min(n, limit + 2))
+    def side(target, n):
+        return n if limit is None else min(n, limit + (2 if target.family == "ice40" else 3))
+
     return [dataclasses.replace(t, name=f"{t.name}-{variant}", variant=variant,
-                                title=f"{t.title} ({variant})", width=side(t.width),
-                                height=side(t.height)) for t in targets]
+                                title=f"{t.title} ({variant})", width=side(t, t.width),
+                                height=side(t, t.height)) for t in targets]
 
 
 def run_build(args):
