@@ -20,7 +20,7 @@ pytestmark = pytest.mark.verilator
     pytest.param(11, 11, 2, 300, "standard", 4, 1, 32, True, id="standard-11x11"),
     pytest.param(8, 8, 1, 60, "loop", 2, 2, 32, True, id="loop-8x8-2-lanes"),
     pytest.param(6, 6, 1, 60, "standard", 2, 1, 32, False, id="standard-6x6-no-forgetting"),
-    pytest.param(5, 5, 3, 0, "mini", 6, 1, 32, True, id="mini-5x5"),
+    pytest.param(5, 5, 3, 0, "mini", 3, 1, 32, True, id="mini-5x5"),
 ])
 def test_player_through_uart(width, height, depth, max_trials, variant, games, lanes, keeper,
                              forgetting):

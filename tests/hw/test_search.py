@@ -27,7 +27,7 @@ CASES = [
                  id="loop-9x9-depth1-unbounded-tss5"),
     # Four lanes (the 85F's search), with a trial limit small enough that the lanes finish
     # different depths, so that every rule of their choice is met.
-    pytest.param(9, 9, 3, True, 1500, (7, 300), "standard", 40, False, 4,
+    pytest.param(9, 9, 3, True, 1500, (7, 300), "standard", 24, False, 4,
                  id="standard-9x9-depth3-max1500-tss7-4-lanes"),
 ]
 
