@@ -16,11 +16,10 @@ import statistics
 import sys
 import time
 
+from fpgatrax.host.puzzles.board import KINDS
 from fpgatrax.host.puzzles.check import problems
 from fpgatrax.host.puzzles.make import DIFFICULTIES, make_puzzle
 from fpgatrax.host.puzzles.solve import PuzzleSolver
-
-KINDS = ("line", "loop", "match")
 
 
 def measure(kind, size, difficulty, count):

@@ -19,28 +19,11 @@ import random
 
 from fpgatrax.host.rules.errors import UserError
 from fpgatrax.host.rules.position import Move, Position, xy_of
+from fpgatrax.host.rules.symmetry import SYMMETRIES, turn_point, turn_tile
 
-__all__ = ["WIN", "DRAW", "LOSS", "MiniSolver", "PerfectBot", "transform_tile"]
+__all__ = ["WIN", "DRAW", "LOSS", "MiniSolver", "PerfectBot"]
 
 WIN, DRAW, LOSS = 1, 0, -1
-
-# The eight symmetries of the square as (x, y) -> (x', y') and side d -> side'.
-_TURNS = (
-    (lambda x, y: (x, y), (0, 1, 2, 3)),
-    (lambda x, y: (-y, x), (1, 2, 3, 0)),       # a quarter turn clockwise
-    (lambda x, y: (-x, -y), (2, 3, 0, 1)),
-    (lambda x, y: (y, -x), (3, 0, 1, 2)),
-    (lambda x, y: (-x, y), (0, 3, 2, 1)),       # mirrored left to right
-    (lambda x, y: (x, -y), (2, 1, 0, 3)),
-    (lambda x, y: (y, x), (3, 2, 1, 0)),        # mirrored in the diagonal
-    (lambda x, y: (-y, -x), (1, 0, 3, 2)),
-)
-
-
-def transform_tile(tile: int, sides: tuple[int, ...]) -> int:
-    """The white-edge mask of ``tile`` after its sides move as ``sides`` says."""
-    return sum(1 << sides[d] for d in range(4) if tile >> d & 1)
-
 
 def canonical(position: Position, symmetries: bool = True) -> tuple:
     """The key of ``position`` in the table: its side to move and tiles, moved to the origin,
@@ -48,8 +31,8 @@ def canonical(position: Position, symmetries: bool = True) -> tuple:
     cells = [(*xy_of(k), t) for k, t in position.tiles.items()]
     mover = position.to_move
     images = []
-    for turn, sides in (_TURNS if symmetries else _TURNS[:1]):
-        moved = [(*turn(x, y), transform_tile(t, sides)) for x, y, t in cells]
+    for name in (SYMMETRIES if symmetries else ["identity"]):
+        moved = [(*turn_point(name, x, y), turn_tile(name, t)) for x, y, t in cells]
         x0 = min((x for x, _, _ in moved), default=0)
         y0 = min((y for _, y, _ in moved), default=0)
         tiles = tuple(sorted((x - x0, y - y0, t) for x, y, t in moved))

@@ -102,13 +102,11 @@ def run_show(args):
 
 def run_check(args):
     puzzle = read_puzzle(args.puzzle)
-    board = read_puzzle(args.solution).givens if args.solution else puzzle.givens
-    if args.solution:
-        solution = read_puzzle(args.solution)
-        if solution.size != puzzle.size:
-            raise UserError(f"the solution's board is {solution.size}×{solution.size}, the "
-                            f"puzzle's {puzzle.size}×{puzzle.size}")
-    found = problems(puzzle, board)
+    solution = read_puzzle(args.solution) if args.solution else puzzle
+    if solution.size != puzzle.size:
+        raise UserError(f"the solution's board is {solution.size}×{solution.size}, the "
+                        f"puzzle's {puzzle.size}×{puzzle.size}")
+    found = problems(puzzle, solution.givens)
     for reason in found:
         print(f"not solved: {reason}")
     if found:

@@ -20,6 +20,7 @@ from pathlib import Path
 from fpgatrax.host.rules.columns import column_name, column_number
 from fpgatrax.host.rules.errors import UserError
 from fpgatrax.host.rules.position import TILES, E, N, S, W, tile_symbol
+from fpgatrax.host.rules.symmetry import turn_point, turn_tile
 
 __all__ = [
     "KINDS", "SYMMETRIES", "Square", "End", "Puzzle", "PuzzleError", "square_name", "end_name",
@@ -35,15 +36,8 @@ Square = tuple[int, int]
 End = tuple[Square, int]
 _STEP = {N: (0, -1), E: (1, 0), S: (0, 1), W: (-1, 0)}
 
-# Each symmetry of the square as (where square (c, r) of an n-board goes, where each side goes).
-SYMMETRIES = {
-    "rotate-90": (lambda c, r, n: (n - 1 - r, c), (E, S, W, N)),
-    "rotate-180": (lambda c, r, n: (n - 1 - c, n - 1 - r), (S, W, N, E)),
-    "left-right": (lambda c, r, n: (n - 1 - c, r), (N, W, S, E)),
-    "top-bottom": (lambda c, r, n: (c, n - 1 - r), (S, E, N, W)),
-    "diagonal": (lambda c, r, n: (r, c), (W, S, E, N)),
-    "antidiagonal": (lambda c, r, n: (n - 1 - r, n - 1 - c), (E, N, W, S)),
-}
+#: The symmetries a match puzzle may ask for (``rotate-270`` asks what ``rotate-90`` does).
+SYMMETRIES = ("rotate-90", "rotate-180", "left-right", "top-bottom", "diagonal", "antidiagonal")
 
 
 class PuzzleError(UserError):
@@ -92,13 +86,14 @@ def neighbour(square: Square, side: int) -> Square:
 
 
 def transform_square(symmetry: str, square: Square, size: int) -> Square:
-    return SYMMETRIES[symmetry][0](*square, size)
+    """Where ``square`` of a ``size`` board goes under ``symmetry`` (about the board's centre:
+    twice each coordinate from it, turned, then back)."""
+    x, y = turn_point(symmetry, 2 * square[0] - size + 1, 2 * square[1] - size + 1)
+    return (x + size - 1) // 2, (y + size - 1) // 2
 
 
-def transform_tile(symmetry: str, tile: int) -> int:
-    """The tile as it looks after the symmetry: the colour of each side moves with the side."""
-    sides = SYMMETRIES[symmetry][1]
-    return sum(1 << sides[d] for d in range(4) if tile >> d & 1)
+#: The tile as it looks after a symmetry: the colour of each side moves with the side.
+transform_tile = turn_tile
 
 
 def red_sides(tile: int) -> tuple[int, int]:

@@ -34,7 +34,6 @@ from pysat.formula import IDPool
 from pysat.solvers import Solver
 
 from fpgatrax.host.puzzles.board import (
-    SYMMETRIES,
     Puzzle,
     Square,
     neighbour,
@@ -43,6 +42,7 @@ from fpgatrax.host.puzzles.board import (
     transform_square,
     transform_tile,
 )
+from fpgatrax.host.rules.symmetry import SYMMETRIES as SYMMETRIES_OF_THE_SQUARE
 
 __all__ = ["PuzzleSolver", "BudgetSpent", "solutions", "images"]
 
@@ -144,7 +144,7 @@ class PuzzleSolver:
                 t = transform_square(puzzle.symmetry, s, puzzle.size)
                 for d in range(4):
                     a = self.red(s, d)
-                    b = self.red(t, SYMMETRIES[puzzle.symmetry][1][d])
+                    b = self.red(t, SYMMETRIES_OF_THE_SQUARE[puzzle.symmetry][1][d])
                     yield [-a, b]
                     yield [a, -b]
 
@@ -277,13 +277,8 @@ def _red_tracks(board: dict[Square, int]) -> list[set[Square]]:
 def images(board: dict[Square, int], size: int) -> list[dict[Square, int]]:
     """The eight images of a shape under turns and mirrors, each moved to the top-left corner
     (the identity first; an image can repeat when the shape is symmetric)."""
-    found = [board]
-    for name in SYMMETRIES:
-        found.append({transform_square(name, s, size): transform_tile(name, t)
-                      for s, t in board.items()})
-    quarter = found[1]                                     # rotate-90, then rotate-180
-    found.append({transform_square("rotate-180", s, size): transform_tile("rotate-180", t)
-                  for s, t in quarter.items()})
+    found = [{transform_square(name, s, size): transform_tile(name, t)
+              for s, t in board.items()} for name in SYMMETRIES_OF_THE_SQUARE]
     moved = []
     for image in found:
         c0 = min(c for c, _ in image)
