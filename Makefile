@@ -112,7 +112,7 @@ verify-array: $(STAMP)
 report: $(STAMP)
 	$(PY) -m fpgatrax.host.bench.array_size
 
-.PHONY: match bench-strength
+.PHONY: match bench-strength bench-selfplay
 
 # The main job: one game between the simulated hardware player (the Player gateware in
 # Verilator, behind a pseudo-terminal) and the greedy bot, judged in simulated time. The first
@@ -125,6 +125,11 @@ match: $(STAMP)
 # or against any player: make bench-strength OPPONENT='cmd:path/to/engine --its-options'.
 bench-strength: $(STAMP)
 	$(PY) -m fpgatrax.host.bench.strength $(if $(OPPONENT),--opponent '$(OPPONENT)') $(ARGS)
+
+# One setting of the search against another by self-play on paired openings (issue 13's
+# tuning): make bench-selfplay A=max_trials=30000 B=max_trials=10000 ARGS='--openings 50'.
+bench-selfplay: $(STAMP)
+	$(PY) -m fpgatrax.host.bench.selfplay --a '$(A)' --b '$(B)' $(ARGS)
 
 .PHONY: bitstream bitstreams program board-report
 

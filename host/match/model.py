@@ -55,8 +55,8 @@ from fpgatrax.hw.search_model import (
     window_of,
 )
 
-__all__ = ["DEFAULT_BOARD", "ModelSettings", "ModelSession", "BoardTimeClock", "open_model",
-           "proof_search", "loses"]
+__all__ = ["DEFAULT_BOARD", "ModelSettings", "ModelSession", "ModelBot", "OutOfRoom",
+           "SearchStats", "BoardTimeClock", "open_model", "proof_search", "loses"]
 
 #: The board whose settings ``model`` plays with: the largest array and the deepest search.
 DEFAULT_BOARD = "ulx3s-85f"
@@ -234,12 +234,12 @@ def loses(position: Position, refuter: SearchModel) -> bool:
         position.undo()
 
 
-class _OutOfRoom(Exception):
+class OutOfRoom(Exception):
     """No legal move the keeper may play, or a move of the game it refuses: the board stops
     answering."""
 
 
-class _ModelBot:
+class ModelBot:
     """The search model as a bot: random first moves if asked, the search after them."""
 
     def __init__(self, settings: ModelSettings, stats: SearchStats,
@@ -263,7 +263,7 @@ class _ModelBot:
             choice = None
         if choice is None or choice.move is None:
             self.stats.overflows += 1
-            raise _OutOfRoom()
+            raise OutOfRoom()
         search = choice.search
         self.stats.trials.append(search.trials if search else 0)
         self.stats.depths.append(search.depth if search else 0)
@@ -288,7 +288,7 @@ class ModelSession(BotSession):
                  clock: BoardTimeClock | None = None, team: str = "FT") -> None:
         self.settings, self.stats = settings, SearchStats()
         self.clock = clock or BoardTimeClock()
-        super().__init__(_ModelBot(settings, self.stats, self._spend), variant, team)
+        super().__init__(ModelBot(settings, self.stats, self._spend), variant, team)
         self._line_bytes = 0
 
     def _spend(self, cycles: int) -> float:
@@ -304,7 +304,7 @@ class ModelSession(BotSession):
         self._line_bytes = len(line) + 1
         try:
             answer: str | None = super().respond(line)
-        except _OutOfRoom:
+        except OutOfRoom:
             return None
         if answer is not None:
             self.clock.seconds += (len(answer) + 1) * FRAME_BITS / self.settings.baud
