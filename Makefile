@@ -129,6 +129,7 @@ bench-strength: $(STAMP)
 # One setting of the search against another by self-play on paired openings (issue 13's
 # tuning): make bench-selfplay A=max_trials=30000 B=max_trials=10000 ARGS='--openings 50'.
 bench-selfplay: $(STAMP)
+	$(if $(A),,$(error give the settings to compare: make bench-selfplay A=max_trials=30000 B=max_trials=10000))
 	$(PY) -m fpgatrax.host.bench.selfplay --a '$(A)' --b '$(B)' $(ARGS)
 
 .PHONY: bitstream bitstreams program board-report
