@@ -66,14 +66,6 @@ def opening(seed: int, plies: int, variant: str = "standard") -> list[Move]:
     return list(position.moves)
 
 
-@dataclass
-class Side:
-    """What one side's searches cost."""
-    trials: list[int] = field(default_factory=list)
-    depths: list[int] = field(default_factory=list)
-    silent: int = 0            # games it lost by finding no move it may play
-
-
 def play(job):
     """One game: A with ``a_colour`` from the opening; returns A's points (1, ½, 0) and both
     sides' SearchStats. A process of its own may play it."""
@@ -85,28 +77,27 @@ def play(job):
     settings = {a_colour: a, 1 - a_colour: b}
     bots = {colour: ModelBot(settings[colour], stats[colour], lambda cycles: 0.0)
             for colour in (WHITE, RED)}
-    winner = None
+    winner = None              # a draw, unless the game or a silent side says otherwise
     while position.outcome is None and len(position.moves) < max_moves:
-        if not position.legal_moves():
-            break                                   # 8x8: no legal move left, a draw
         try:
             position.play(bots[position.to_move].choose(position))
         except OutOfRoom:
             winner = 1 - position.to_move
             break
-    else:
-        if position.outcome is not None:
-            winner = position.outcome.winner
+    if position.outcome is not None:
+        winner = position.outcome.winner
     points = 0.5 if winner is None else float(winner == a_colour)
     return a_colour, points, stats[a_colour], stats[1 - a_colour]
 
 
 @dataclass
 class Score:
-    """A's points with each colour, and both sides' costs."""
+    """A's points with each colour, and both sides' costs (``overflows``: games it lost by
+    finding no move it may play)."""
     points: dict[int, float] = field(default_factory=lambda: {WHITE: 0.0, RED: 0.0})
     games: dict[int, int] = field(default_factory=lambda: {WHITE: 0, RED: 0})
-    sides: tuple[Side, Side] = field(default_factory=lambda: (Side(), Side()))
+    sides: tuple[SearchStats, SearchStats] = field(
+        default_factory=lambda: (SearchStats(), SearchStats()))
 
     def add(self, a_colour, points, a_stats, b_stats):
         self.points[a_colour] += points
@@ -114,7 +105,7 @@ class Score:
         for side, stats in zip(self.sides, (a_stats, b_stats), strict=True):
             side.trials += stats.trials
             side.depths += stats.depths
-            side.silent += stats.overflows
+            side.overflows += stats.overflows
 
     def table(self) -> list[str]:
         rows = [f"{'A plays':<8} {'games':>5} {'score':>7} {'rate':>6}   95 % interval"]
@@ -136,7 +127,7 @@ class Score:
             lines.append(f"# {name}: {len(side.trials)} moves, trials per move mean {mean:,.0f}"
                          f", max {max(side.trials, default=0):,}; deepest finished iteration "
                          f"mean {deep:.2f} plies over {len(searched)} negamax answers; "
-                         f"silent {side.silent}")
+                         f"silent {side.overflows}")
         return lines
 
 

@@ -42,7 +42,7 @@ from fpgatrax.host.puzzles.board import (
     transform_square,
     transform_tile,
 )
-from fpgatrax.host.rules.symmetry import SYMMETRIES as SYMMETRIES_OF_THE_SQUARE
+from fpgatrax.host.rules import symmetry
 
 __all__ = ["PuzzleSolver", "BudgetSpent", "solutions", "images"]
 
@@ -144,7 +144,7 @@ class PuzzleSolver:
                 t = transform_square(puzzle.symmetry, s, puzzle.size)
                 for d in range(4):
                     a = self.red(s, d)
-                    b = self.red(t, SYMMETRIES_OF_THE_SQUARE[puzzle.symmetry][1][d])
+                    b = self.red(t, symmetry.turn_side(puzzle.symmetry, d))
                     yield [-a, b]
                     yield [a, -b]
 
@@ -278,7 +278,7 @@ def images(board: dict[Square, int], size: int) -> list[dict[Square, int]]:
     """The eight images of a shape under turns and mirrors, each moved to the top-left corner
     (the identity first; an image can repeat when the shape is symmetric)."""
     found = [{transform_square(name, s, size): transform_tile(name, t)
-              for s, t in board.items()} for name in SYMMETRIES_OF_THE_SQUARE]
+              for s, t in board.items()} for name in symmetry.SYMMETRIES]
     moved = []
     for image in found:
         c0 = min(c for c, _ in image)

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from fpgatrax.host.rules.position import E, N, S, W
 
-__all__ = ["SYMMETRIES", "turn_point", "turn_tile"]
+__all__ = ["SYMMETRIES", "turn_point", "turn_side", "turn_tile"]
 
 #: name -> (where the point (x, y) goes, where each side N, E, S, W goes); y grows downwards.
 SYMMETRIES: dict[str, tuple[Callable[[int, int], tuple[int, int]], tuple[int, ...]]] = {
@@ -29,7 +29,11 @@ def turn_point(name: str, x: int, y: int) -> tuple[int, int]:
     return SYMMETRIES[name][0](x, y)
 
 
+def turn_side(name: str, side: int) -> int:
+    """The side (N, E, S, W) that ``side`` becomes under the symmetry ``name``."""
+    return SYMMETRIES[name][1][side]
+
+
 def turn_tile(name: str, tile: int) -> int:
     """The white-edge mask of ``tile`` after the symmetry ``name``."""
-    sides = SYMMETRIES[name][1]
-    return sum(1 << sides[d] for d in range(4) if tile >> d & 1)
+    return sum(1 << turn_side(name, d) for d in range(4) if tile >> d & 1)
