@@ -106,6 +106,8 @@ class Board:
     board: neither routes every design, so each board names the one that routes it.
     ``both_colours`` gives the array a flag per colour, so that
     a detection pass follows both at once (fewer cycles per trial, more LUTs per cell).
+    ``every_attack`` gives the arrays labels for their tracks and the search the check
+    evasions of every attack (``MoveSearch``), for more LUTs per cell and cycles per trial.
     ``lanes`` searches run at once, each on its own array (``hw/lanes.py``), each with the
     whole trial limit: a device with room for several arrays tries ``lanes`` times the moves.
     ``clock_mhz`` is the clock the board's PLL is asked for; :attr:`clk_freq` is the one it
@@ -130,6 +132,7 @@ class Board:
     resources: tuple = ()
     router: str = "router1"
     both_colours: bool = False
+    every_attack: bool = False
     lanes: int = 1
     pll_pad: bool = False
     keeper_size: int = KEEPER_SIZE
@@ -173,7 +176,7 @@ class Board:
     @property
     def cycles_per_trial(self):
         """The most cycles per trial of the board's array (``cycles_per_trial``)."""
-        return cycles_per_trial(self.both_colours)
+        return cycles_per_trial(self.both_colours, self.every_attack)
 
     @property
     def max_trials(self):
@@ -209,6 +212,7 @@ class BoardTop(Elaboratable):
                              extension=board.extension, max_trials=board.max_trials,
                              tss=board.tss, tss_trials=board.tss_trials,
                              both_colours=board.both_colours, lanes=board.lanes,
+                             every_attack=board.every_attack,
                              variant=board.variant, keeper_size=board.keeper_size,
                              forgetting=board.forgetting)
 

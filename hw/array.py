@@ -46,6 +46,13 @@ enters mark themselves as ends, and an end next to an end sets the flag (its ans
 clock after the quiet one). Ends outside the array are not seen, so a threat there is not
 reported.
 
+With ``labels`` the threat passes label every track instead (:mod:`.cell`): a threat pass then
+reports whether its colour has an attack anywhere in the array, made by this move or not, on
+its placed tile's track or any other, and lasts 5 clocks plus up to twice the length of the
+longest track (a label moves a square every one or two clocks, and the pass ends after two quiet
+clocks); ``attacks`` is not set. The labels cost each cell a register of
+``label_bits(width, height)`` bits per colour followed and a comparator.
+
 With ``both_colours`` every cell keeps a flag per colour, so each pass follows the white and the
 red tracks at once and the passes of a colour pair become one: three passes for DETECT, four for
 TRY_THREAT, for a few more LUTs per cell.
@@ -79,14 +86,19 @@ from fpgatrax.hw.array_port import ArrayPort
 from fpgatrax.hw.cell import Cell
 from fpgatrax.hw.tiles import TILE_BITS, opposite
 
-__all__ = ["TileArray"]
+__all__ = ["TileArray", "label_bits"]
+
+
+def label_bits(width, height):
+    """The bits of a label: every cell index, and ``none`` (all ones) above them."""
+    return (width * height).bit_length()
 
 
 class TileArray(wiring.Component):
     """A ``width`` × ``height`` array of cells with ``levels`` trial levels and its command
     controller (see :mod:`.array_port` for the command set, timing and results); with
     ``both_colours`` a detection pass follows both colours at once (same results, fewer
-    clocks, more LUTs). ``line_span`` is the span a line needs to win: the variant's (8, or
+    clocks, more LUTs); with ``labels`` the threat passes find every attack (see above). ``line_span`` is the span a line needs to win: the variant's (8, or
     Mini Trax's 3).
 
     Ports
@@ -104,7 +116,8 @@ class TileArray(wiring.Component):
     #: controller in its place whose outputs the solver chooses freely.
     Controller = ArrayControl
 
-    def __init__(self, width, height, levels=2, both_colours=False, line_span=LINE_SPAN):
+    def __init__(self, width, height, levels=2, both_colours=False, line_span=LINE_SPAN,
+                 labels=False):
         for name, value, least in (("width", width, 3), ("height", height, 3),
                                    ("line_span", line_span, 2)):
             if not isinstance(value, int) or value < least:
@@ -112,7 +125,7 @@ class TileArray(wiring.Component):
         if not isinstance(levels, int) or levels < 1:
             raise ValueError(f"levels must be an integer of at least 1, not {levels!r}")
         self.width, self.height, self.levels = width, height, levels
-        self.both_colours, self.line_span = both_colours, line_span
+        self.both_colours, self.line_span, self.labels = both_colours, line_span, labels
         super().__init__({
             "port": In(ArrayPort(width, height, levels)),
             "board": Out(TILE_BITS * width * height),
@@ -122,14 +135,16 @@ class TileArray(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         W, H, L = self.width, self.height, self.levels
-        cells = [[Cell((x + y) & 1, L, self.both_colours) for x in range(W)] for y in range(H)]
+        bits = label_bits(W, H) if self.labels else 0
+        cells = [[Cell((x + y) & 1, L, self.both_colours, index=y * W + x, label_bits=bits)
+                  for x in range(W)] for y in range(H)]
         for y in range(H):
             for x in range(W):
                 m.submodules[f"cell_{x}_{y}"] = cells[y][x]
 
         # The controller carries out the commands; the bounding box and the border flag come
         # from the datapath.
-        m.submodules.control = control = self.Controller(W, H, L, self.both_colours)
+        m.submodules.control = control = self.Controller(W, H, L, self.both_colours, self.labels)
         port = self.port
         wiring.connect(m, wiring.flipped(port.cmd), control.cmd)
         m.d.comb += [port.done.eq(control.done), port.cycles.eq(control.cycles),
@@ -255,9 +270,13 @@ class TileArray(wiring.Component):
                             port.flag.eq(other.flag),
                             port.end.eq(other.end),
                         ]
+                        if self.labels:
+                            m.d.comb += port.label.eq(other.label)
                     else:
                         m.d.comb += port.flag.eq(
                             (seed_col[nx + 1] | seed_row[ny + 1]).replicate(len(port.flag)))
+                        if self.labels:     # no label: an end outside the array is not seen
+                            m.d.comb += port.label.eq(-1)
 
     def _answers(self, m, cells, control):
         """The registered OR trees over the cells' (registered) answers, one per colour followed
@@ -267,8 +286,9 @@ class TileArray(wiring.Component):
             answer = getattr(control.answers, name)
             for lane in range(len(answer)):
                 m.d.sync += answer[lane].eq(Cat(getattr(cell, name)[lane] for cell in flat).any())
-        for lane in range(len(control.answers.threat)):
-            self._attack_at(m, cells, lane, control.attack_at[lane])
+        if not self.labels:     # with labels the search needs no squares
+            for lane in range(len(control.answers.threat)):
+                self._attack_at(m, cells, lane, control.attack_at[lane])
 
     def _attack_at(self, m, cells, lane, at):
         """Where the cells reporting a threat in ``lane`` are. Those are the two ends of one

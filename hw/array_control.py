@@ -69,7 +69,8 @@ STEPS = {Direction.N.value: (0, -1), Direction.E.value: (1, 0),
 
 class ArrayControl(wiring.Component):
     """The command FSM of a ``width`` × ``height`` array with ``levels`` trial levels, whose
-    cells follow both colours in one detection pass if ``both_colours``.
+    cells follow both colours in one detection pass if ``both_colours``, and label tracks in
+    their threat passes if ``labels``.
 
     Ports
     -----
@@ -103,9 +104,9 @@ class ArrayControl(wiring.Component):
         What the seed lines carry in the current detection pass.
     """
 
-    def __init__(self, width, height, levels, both_colours=False):
+    def __init__(self, width, height, levels, both_colours=False, labels=False):
         self.width, self.height, self.levels = width, height, levels
-        self.both_colours = both_colours
+        self.both_colours, self.labels = both_colours, labels
         lanes = 2 if both_colours else 1
         super().__init__({
             "cmd": In(stream.Signature(command_layout(width, height, levels))),
@@ -155,6 +156,7 @@ class ArrayControl(wiring.Component):
             ctl_next.colour.eq(self._colour),
             ctl_next.threat.eq(self.mode == Pass.THREAT),
             ctl_next.wdata.eq(self._placed),
+            ctl_next.half.eq(~self.ctl.half),
         ]
         with m.If(~self.cmd.ready):
             m.d.sync += self.cycles.eq(self.cycles + 1)
@@ -446,13 +448,20 @@ class ArrayControl(wiring.Component):
         end, which :meth:`_end_pass` acts on."""
         answers, count = self.answers, self._count
         ended = Signal()     # a pass ends on this clock: take its answers, start the next
+        # Labels move on every other clock at worst: a labelling pass is quiet after two quiet
+        # clocks in a row.
+        quiet_before = Signal()
+        m.d.sync += quiet_before.eq(~answers.active)
+        quiet = ~answers.active
+        if self.labels:
+            quiet &= quiet_before | (self.mode != Pass.THREAT)
         with m.State("PROPAGATE"):
             # The flags start moving on the second clock here; the activity tree answers
             # two clocks after each step.
             m.d.comb += self._ctl_next.init.eq(0)
             with m.If(count != 3):
                 m.d.sync += count.eq(count + 1)
-            with m.Elif(~answers.active):
+            with m.Elif(quiet):
                 with m.If(self.mode == Pass.THREAT):
                     m.next = "ENDS"
                 with m.Else():
@@ -531,7 +540,8 @@ class ArrayControl(wiring.Component):
                  "loop": (flags.loop_white, flags.loop_red),
                  "line": (flags.line_white, flags.line_red)}
         with m.If(mode == Pass.THREAT):
-            m.d.sync += self.attacks[colour].eq(self.attack_at[lane])
+            if not self.labels:
+                m.d.sync += self.attacks[colour].eq(self.attack_at[lane])
             self._set_flag(m, named["threat"], colour, answers.threat[lane])
         with m.Elif(mode == Pass.LOOP):
             self._set_flag(m, named["loop"], colour, answers.closed[lane])

@@ -61,7 +61,9 @@ first clears the flags it can report (TRY, TRY_THREAT and PLACE clear all of the
 left and right edges, or top and bottom, of the tiles in play with a span of at least 8),
 anywhere on the board: the search combines them with the rule "if both, the mover wins".
 TRY_THREAT's two flags are what the search's leaf evaluation counts; ends outside the array are
-not seen, so a threat there is not reported. ``attacks[c]`` (0 white, 1 red) says where colour
+not seen, so a threat there is not reported. On an array that labels its tracks (``labels``)
+they say instead whether that colour holds an attack anywhere in the array, on any track, and
+``attacks`` is not set. ``attacks[c]`` (0 white, 1 red) says where colour
 ``c``'s two squares are, valid while its flag is set (:func:`attack_layout`): the search's
 evasion nodes try only those squares.
 

@@ -49,8 +49,8 @@ class FreeControl(ArrayControl):
     address and the pass) are the harness's free inputs ``free``; its other outputs stay at
     zero."""
 
-    def __init__(self, width, height, levels, both_colours, free):
-        super().__init__(width, height, levels, both_colours)
+    def __init__(self, width, height, levels, both_colours, labels, free):
+        super().__init__(width, height, levels, both_colours, labels)
         self.free = free
 
     def elaborate(self, platform):
@@ -65,8 +65,8 @@ class _FreeArray(TileArray):
         self.free = free
         super().__init__(size, size, LEVELS)
 
-    def Controller(self, width, height, levels, both_colours):    # noqa: N802 (the seam's name)
-        return FreeControl(width, height, levels, both_colours, self.free)
+    def Controller(self, width, height, levels, both_colours, labels):  # noqa: N802 (the seam)
+        return FreeControl(width, height, levels, both_colours, labels, self.free)
 
 
 class ArrayHarness(wiring.Component):

@@ -28,6 +28,17 @@ turn needs is local to a square once the neighbours' facing edges are known:
   (``at``) seeds itself instead, so the flag floods only the placed tile's track. An empty
   square the flooded track enters is one of its two *ends* (``end``), and an end next to the
   other end (``threat``) means one more tile closes the loop: the move made a loop threat.
+* **Labels** (with ``label_bits``, the boards with room for them). A threat pass floods one
+  track; an attack can be made on any track, by forced play too. So each cell may keep, per
+  colour, a *label* instead: during a threat pass (``ctl.threat``) a tile takes the least of its
+  own label and its track's neighbours' labels, which starts as its index (an empty square's
+  as ``none``, all ones), so every track settles on the least index along it. An empty square
+  takes the label of the track entering it: after legal forced play at most one track of each
+  colour enters it, so the two ends of a track, and only they, carry the same label, and two
+  adjacent empty squares with one label (``threat``, reported by the upper or left one) are the
+  ends of a track one tile from a loop: an attack, wherever it is. A cell takes one of its
+  track's two neighbours per clock (``ctl.half`` says which), which keeps it to one comparator:
+  a label moves at least one square every two clocks, so a pass ends after two quiet clocks.
 * **Trial levels.** A tile carries the level it was placed at (committed 0, trial 1 to
   ``levels``), as a thermometer code, so discarding a trial level is one synchronous clear of
   every cell whose level is at least that one. Each level costs a cell one flip-flop: the search
@@ -68,21 +79,27 @@ def control_layout(levels):
         "init": 1,          # hold the reach flags clear (between detection passes)
         "colour": 1,        # the track colour the flags follow: 0 white, 1 red
         "threat": 1,        # flood only from the placed square, and find the track's ends
+        "half": 1,          # which of its track's two neighbours a labelling cell looks at
     })
 
-def neighbour_layout(lanes=1):
+def neighbour_layout(lanes=1, label_bits=0):
     """What a cell sees of one neighbour: whether it holds a tile, the colour of its edge facing
     this cell (1 white, 0 red or empty), and per flooded colour (``lanes``: 1, or 2 for white
-    and red at once) its exported reach flag (its seed when empty) and whether it is an end of
-    the flooded track."""
-    return data.StructLayout({"occ": 1, "edge": 1, "flag": lanes, "end": lanes})
+    and red at once) its exported reach flag (its seed when empty), whether it is an end of
+    the flooded track and (with ``label_bits``) its label."""
+    fields = {"occ": 1, "edge": 1, "flag": lanes, "end": lanes}
+    if label_bits:
+        fields["label"] = data.ArrayLayout(label_bits, lanes)
+    return data.StructLayout(fields)
 
 
 class Cell(wiring.Component):
     """One square. ``parity`` is ``(x + y) & 1`` of its position, fixed at elaboration;
     ``levels`` is the number of trial levels; with ``both_colours`` it follows the white and
     the red tracks at once (``flag``, ``end``, ``line``, ``closed``, ``threat`` are then two
-    bits, white then red), else the tracks of ``ctl.colour``.
+    bits, white then red), else the tracks of ``ctl.colour``. With ``label_bits`` its threat
+    passes label tracks instead of flooding one (``index``, below ``2**label_bits - 1``, is its
+    label to start with), and ``threat`` reports an attack on any track.
 
     Ports
     -----
@@ -92,7 +109,9 @@ class Cell(wiring.Component):
         and its four neighbours indexed by direction (0 N, 1 E, 2 S, 3 W).
     state, occ, flag, end : Out
         Its tile and level, whether it holds a tile, the flag it exports to neighbours, and
-        whether it is an end of the flooded track (registered).
+        whether it is an end of the flooded track (registered; 0 with labels).
+    label : Out
+        Per colour followed, its label (with ``label_bits``).
     active, three, line, closed, threat : Out
         Leaves of the array's OR trees, registered (they describe the previous clock's
         state): forced play or flag propagation still changing
@@ -101,12 +120,18 @@ class Cell(wiring.Component):
         end.
     """
 
-    def __init__(self, parity, levels=2, both_colours=False):
+    def __init__(self, parity, levels=2, both_colours=False, index=0, label_bits=0):
         if parity not in (0, 1):
             raise ValueError(f"parity must be 0 or 1, not {parity!r}")
+        if label_bits and not 0 <= index < (1 << label_bits) - 1:
+            raise ValueError(f"index {index} does not fit below the label {label_bits} bits "
+                             f"leave for none")
         self.parity, self.levels, self.both_colours = parity, levels, both_colours
+        self.index, self.label_bits = index, label_bits
         lanes = 2 if both_colours else 1
+        labels = {"label": Out(data.ArrayLayout(label_bits, lanes))} if label_bits else {}
         super().__init__({
+            **labels,
             "ctl": In(control_layout(levels)),
             "sel_x": In(1),
             "sel_y": In(1),
@@ -115,7 +140,7 @@ class Cell(wiring.Component):
             "seed_row": In(1),
             "end_col": In(1),
             "end_row": In(1),
-            "nb": In(data.ArrayLayout(neighbour_layout(lanes), 4)),
+            "nb": In(data.ArrayLayout(neighbour_layout(lanes, label_bits), 4)),
             "state": Out(cell_state_layout(levels)),
             "occ": Out(1),
             "flag": Out(lanes),
@@ -158,6 +183,10 @@ class Cell(wiring.Component):
         for lane in range(len(self.flag)):
             colour = Const(lane, 1) if self.both_colours else ctl.colour
             moved.append(self._follow(m, lane, colour, seed))
+            if self.label_bits:
+                moved.append(self._label(m, lane, colour))
+            else:
+                self._ends(m, lane, colour)
         m.d.sync += [self.active.eq((ctl.resolve & forced) | Cat(moved).any()),
                      self.three.eq(~self.occ & three)]
         return m
@@ -171,7 +200,7 @@ class Cell(wiring.Component):
         reach, reach_next = Signal(name=f"reach_{lane}"), Signal(name=f"reach_next_{lane}")
         m.d.comb += reach_next.eq(
             ~ctl.init & self.occ &
-            (reach | (ctl.threat & self.at) |
+            (reach | (ctl.threat & self.at & (not self.label_bits)) |
              (on_track & Cat(self.nb[d].flag[lane] for d in range(4))).any()))
         m.d.sync += reach.eq(reach_next)
         m.d.comb += self.flag[lane].eq(Mux(self.occ, reach, seed))
@@ -181,12 +210,55 @@ class Cell(wiring.Component):
             self.line[lane].eq(reach & ((self.end_col & on_track[1]) |
                                         (self.end_row & on_track[2]))),
             self.closed[lane].eq(self.occ & ~reach),
-            # An empty square entered by a flooded track's edge of the flag's colour.
-            self.end[lane].eq(ctl.threat & ~self.occ & Cat(
-                self.nb[d].occ & (self.nb[d].edge ^ colour) & self.nb[d].flag[lane]
-                for d in range(4)).any()),
+        ]
+        return reach_next & ~reach
+
+    def _entering(self, colour):
+        """The sides through which a track of ``colour`` enters this square from a tile."""
+        return Cat(self.nb[d].occ & (self.nb[d].edge ^ colour) for d in range(4))
+
+    def _ends(self, m, lane, colour):
+        """The threat pass's answers from the flood (without labels): whether this empty square
+        is an end of the flooded track (its flag's colour enters from a flagged tile), and
+        whether an end is next to it."""
+        m.d.sync += [
+            self.end[lane].eq(self.ctl.threat & ~self.occ &
+                              (self._entering(colour) &
+                               Cat(self.nb[d].flag[lane] for d in range(4))).any()),
             self.threat[lane].eq(self.end[lane] &
                                  Cat(self.nb[d].end[lane] for d in range(4)).any()),
         ]
-        return reach_next & ~reach
+
+    def _label(self, m, lane, colour):
+        """The label of lane ``lane`` (see the module docstring) and its registered answer, an
+        attack whose upper or left end square this is; returns whether the label fell."""
+        ctl, B = self.ctl, self.label_bits
+        none = (1 << B) - 1
+        label = self.label[lane]
+        # The sides it takes a label from: a tile's track of the colour, an empty square's
+        # entering track (at most one).
+        track = Signal(4, name=f"track_{lane}")
+        m.d.comb += track.eq(Mux(self.occ, self.state.tile ^ colour.replicate(4),
+                                 self._entering(colour)))
+        low = Mux(track[0], 0, Mux(track[1], 1, Mux(track[2], 2, 3)))
+        high = Mux(track[3], 3, Mux(track[2], 2, Mux(track[1], 1, 0)))
+        side = Signal(2, name=f"side_{lane}")
+        m.d.comb += side.eq(Mux(ctl.half, high, low))
+        offered = Signal(B, name=f"offered_{lane}")
+        with m.Switch(side):
+            for d in range(4):
+                with m.Case(d):
+                    m.d.comb += offered.eq(Mux(track.any(), self.nb[d].label[lane], none))
+        falls = Signal(name=f"falls_{lane}")
+        m.d.comb += falls.eq(ctl.threat & ~ctl.init & (offered < label))
+        with m.If(ctl.init):
+            m.d.sync += label.eq(Mux(self.occ, self.index, none))
+        with m.Elif(falls):
+            m.d.sync += label.eq(offered)
+        east, south = self.nb[1], self.nb[2]
+        m.d.sync += self.threat[lane].eq(
+            ~self.occ & (label != none) &
+            ((~east.occ & (east.label[lane] == label)) |
+             (~south.occ & (south.label[lane] == label))))
+        return falls
 

@@ -43,7 +43,8 @@ ANSWER = ("start", "colour", "busy", "done", "found", "win", "move")
 
 class SearchLanes(wiring.Component):
     """``lanes`` move searches, each with a ``width`` × ``height`` :class:`~.array.TileArray`
-    (``both_colours`` as there), with the other settings of :class:`~.search.MoveSearch`.
+    (``both_colours`` as there; it labels its tracks for a search with ``every_attack``), with
+    the other settings of :class:`~.search.MoveSearch`.
 
     Ports
     -----
@@ -87,7 +88,7 @@ class SearchLanes(wiring.Component):
             m.submodules[f"search_{k}"] = ResetInserter(self.restart)(search)
             m.submodules[f"array_{k}"] = array = TileArray(
                 self.width, self.height, self.levels, self.both_colours,
-                search.variant.line_span or LINE_SPAN)
+                search.variant.line_span or LINE_SPAN, labels=search.every_attack)
             m.submodules[f"array_mux_{k}"] = mux = ArrayMux(self.width, self.height,
                                                             self.levels)
             m.d.comb += [mux.select.eq(search.busy), search.start.eq(self.start),

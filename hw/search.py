@@ -14,7 +14,9 @@ short:
 - every negamax trial reports whether the move made an *attack* (a track one tile from a
   loop) and on which two squares: in a node under a fresh attack (an *evasion node*) a move
   that leaves both squares empty (two READs tell) is lost at once, without a deeper search; a
-  move at the horizon that makes an attack is searched ``extension`` plies deeper;
+  move at the horizon that makes an attack is searched ``extension`` plies deeper; with
+  ``every_attack`` the array reports whether each colour holds an attack anywhere, and any
+  move that leaves the opponent one is lost at once, with no READs;
 - with ``tss`` plies of **threat-space search**, the win pass is followed by a negamax that goes
   on only with the mover's attacks and the replies to them, on the null window (0, 1): a root
   move proven to win is played at once; otherwise (or when it reaches ``tss_trials``) the
@@ -124,6 +126,10 @@ class MoveSearch(wiring.Component):
         Plies that a move making an attack at or beyond the horizon may extend the search by
         (0 without ``evasions``); the array needs ``depth + 1 + extension`` trial levels
         (``self.levels``).
+    every_attack : bool
+        The array labels its tracks and reports every attack of each colour
+        (``TileArray(labels=True)``): a move that leaves the opponent an attack is lost at once,
+        at every ply, and an evasion node reads no squares (5 in the model's docstring).
     max_trials : int
         The most trials a search makes (0: no limit), which bounds its time.
     tss, tss_trials : int
@@ -175,16 +181,19 @@ class MoveSearch(wiring.Component):
 
     def __init__(self, width, height, *, depth=DEFAULT_DEPTH, evasions=True,
                  extension=DEFAULT_EXTENSION, max_trials=0, tss=0, tss_trials=0,
-                 variant="standard", lane=0, lanes=1):
+                 variant="standard", lane=0, lanes=1, every_attack=False):
         check_lane(lane, lanes)
         if not isinstance(max_trials, int) or not 0 <= max_trials < 1 << TRIAL_BITS:
             raise ValueError(f"max_trials must be a whole number below 2**{TRIAL_BITS} "
                              f"(0: no limit), not {max_trials!r}")
-        check_attack_settings(evasions, extension, max_trials, tss, tss_trials)
+        check_attack_settings(evasions, extension, max_trials, tss, tss_trials, every_attack)
         self.values = SearchValues(depth, extension)
         self.width, self.height = width, height
         self.depth, self.max_trials, self.variant = depth, max_trials, variant_named(variant)
-        self.evasions, self.extension = evasions, extension
+        self.evasions, self.extension, self.every_attack = evasions, extension, every_attack
+        # The evasion nodes keep the attack's squares (READ after each trial) unless the array
+        # reports every attack.
+        self._squares = evasions and not every_attack
         self.tss, self.tss_trials = tss, (tss_trials or max_trials) if tss else 0
         self.levels = levels_of(depth, extension, tss)
         self.lane, self.lanes = lane, lanes
@@ -231,7 +240,7 @@ class MoveSearch(wiring.Component):
         self._legal_seen = Signal()
         # The frame stack: the scanning ply's frame, and the frames of plies 1 … P - 1 while a
         # deeper ply runs (ply k's at index k - 1).
-        frame = frame_layout(W, H, v, self.evasions)
+        frame = frame_layout(W, H, v, self._squares)
         self._frame = Signal(frame)
         self._stack = Array(Signal(frame, name=f"frame_{k + 1}") for k in range(P - 1))
         self._move = self._frame.move
@@ -407,7 +416,7 @@ class MoveSearch(wiring.Component):
         m.d.sync += [count.eq(0) for count in self._counts]
         leaf, attacked, attack = child or (0, 0, None)
         m.d.sync += frame.leaf.eq(leaf)
-        if self.evasions:
+        if self._squares:
             m.d.sync += frame.attacked.eq(attacked)
             if attack is not None:
                 m.d.sync += frame.attack.eq(attack)
@@ -431,7 +440,7 @@ class MoveSearch(wiring.Component):
         made, horizon = self._makes_mine, self._horizon
         if self.evasions:
             deeper = (ply < horizon) | (made & (ply < horizon + self.extension))
-            child = (~deeper, made, self._made_at)
+            child = (~deeper, made, self._made_at) if self._squares else (~deeper, 0, None)
         else:
             child = (ply >= horizon, 0, None)
         m.d.sync += [stack[ply - 1].eq(frame), stack[ply - 1].tried_first.eq(tried_first),
@@ -534,7 +543,11 @@ class MoveSearch(wiring.Component):
             with m.Elif(self._theirs):
                 m.d.sync += self._value.eq(ply - win)
                 m.next = "DROP_RESULT"
-            if self.evasions:
+            if self.every_attack:
+                with m.Elif(self._makes_theirs):       # the opponent closes a loop next
+                    m.d.sync += self._value.eq(ply + 1 - win)
+                    m.next = "DROP_RESULT"
+            elif self.evasions:
                 with m.Elif(frame.attacked):
                     m.next = "READ_ATTACK"
             with m.Else():
@@ -605,7 +618,7 @@ class MoveSearch(wiring.Component):
         command_states(m, self.array, "SCAN", {"op": self._try_op, "x": move.x, "y": move.y,
                                                "symbol": move.symbol, "level": ply},
                        lambda: self._judge(m), skip=skip)
-        if self.evasions:
+        if self._squares:
             self._evasion_check(m)
         discard("DROP_NEXT", ply, lambda: self._advance(m))
         # A move that ends the game, or (after POP) whose subtree is searched: value it.
@@ -665,7 +678,7 @@ class MoveSearch(wiring.Component):
         """The threat-space search found no win (or gave up): on to the negamax's deepening."""
         frame = self._frame
         m.d.sync += [self._tss.eq(0), self._ply.eq(1), frame.leaf.eq(0)]
-        if self.evasions:
+        if self._squares:
             m.d.sync += frame.attacked.eq(0)
         self._iteration(m, 1, first=True)
 

@@ -28,6 +28,9 @@ player's strength can be measured at Python speed and its speed in cycles. The a
      that colour ends in two adjacent squares, one tile from closing. These are the tracks
      one move from a threat, the positional sense the search would otherwise lack.
 
+   With ``every_attack`` (an array that labels its tracks) *mine* and *theirs* count the
+   squares after whose move that colour holds an attack anywhere (``holds_attack``) instead.
+
    Only a win ends the scan early (a count cannot: a win later in the scan would outweigh it).
 5. **Attacks.** Every negamax trial also reports whether the placed tile's track of the mover's
    colour now ends in two adjacent squares inside the window (``threat_pair``): an *attack*,
@@ -44,6 +47,13 @@ player's strength can be measured at Python speed and its speed in cycles. The a
      and a third of real positions are under attack. (The closing tile always fits its
      square; the value assumes its forced play stays legal too, which a contradiction
      further along the forced play, or the 8x8 game's bounds, can deny.)
+   - **Every attack** (``every_attack``, on an array that labels its tracks): every negamax
+     trial reports instead whether each colour holds an attack anywhere in the window
+     (``holds_attack``: any track, made by this move, by its forced play or before). A move
+     that ends nothing and leaves the opponent an attack is worth ``ply + 1 - WIN`` at once, at
+     every ply (the opponent closes that loop next); a move after which the mover holds one
+     made an attack. This is exact where the squares are enough is not: it sees attacks made
+     by forced play, and every attack of a double one.
    - **Attack extensions.** A move at the search's horizon (or up to ``extension - 1`` plies
      beyond it) that makes an attack is not valued by a leaf scan at once: its evasion node
      is searched one ply deeper, so that a double attack, which no evasion parries, is seen
@@ -96,9 +106,9 @@ from dataclasses import dataclass
 from fpgatrax.host.rules.position import DELTA, FITS, SYMBOL_TILES, key_of, tile_symbol, xy_of
 
 __all__ = ["SearchModel", "Choice", "SearchValues", "candidates_in_order",
-           "window_of", "threat_pair", "makes_threat", "WIN", "MAX_COUNT", "THREAT_WEIGHT",
+           "window_of", "threat_pair", "makes_threat", "holds_attack", "WIN", "MAX_COUNT", "THREAT_WEIGHT",
            "LEAF_LIMIT", "DEFAULT_DEPTH", "DEFAULT_EXTENSION", "DEFAULT_TSS", "CYCLES_PER_TRIAL",
-           "CYCLES_PER_TRIAL_BOTH", "cycles_per_trial",
+           "CYCLES_PER_TRIAL_BOTH", "CYCLES_PER_TRIAL_LABELS", "cycles_per_trial",
            "levels_of", "check_lane", "check_attack_settings", "tss_trials_for"]
 
 WIN = 32               # the value of a win at ply 0; |values| never reach WIN + 1
@@ -119,10 +129,19 @@ CYCLES_PER_TRIAL = 90
 #: The same for an array that follows both colours at once (``both_colours``): on the same
 #: searches the highest was 62.0 (median 33.3).
 CYCLES_PER_TRIAL_BOTH = 75
+#: The same for an array that labels its tracks (``labels``, the search with ``every_attack``),
+#: one colour per pass: on the same searches the highest was MEASURED.
+CYCLES_PER_TRIAL_LABELS = 100
 
 
-def cycles_per_trial(both_colours=False):
-    """The most cycles per trial (on average over a search) of the array kind."""
+def cycles_per_trial(both_colours=False, labels=False):
+    """The most cycles per trial (on average over a search) of the array kind (an array that
+    labels its tracks has been measured following one colour per pass only)."""
+    if labels:
+        if both_colours:
+            raise ValueError("cycles per trial of an array that labels its tracks and follows "
+                             "both colours at once have not been measured")
+        return CYCLES_PER_TRIAL_LABELS
     return CYCLES_PER_TRIAL_BOTH if both_colours else CYCLES_PER_TRIAL
 
 
@@ -143,9 +162,11 @@ def check_lane(lane, lanes):
         raise ValueError(f"lane {lane} is not one of lanes 0 to {lanes - 1}")
 
 
-def check_attack_settings(evasions, extension, max_trials, tss, tss_trials):
+def check_attack_settings(evasions, extension, max_trials, tss, tss_trials, every_attack=False):
     """Refuse, with a ValueError, settings of the attack searches that do not go together
     (``max_trials`` and ``tss_trials`` 0 for none)."""
+    if every_attack and not evasions:
+        raise ValueError("judging every attack needs the evasions (every_attack=0 without them)")
     if extension < 0:
         raise ValueError("the extension is at least 0 plies")
     if extension and not evasions:
@@ -258,6 +279,26 @@ def makes_threat(position, key, colour, window=None):
     return threat_pair(position, key, colour, window) is not None
 
 
+def holds_attack(position, colour, window=None):
+    """Whether some ``colour`` track ends in two orthogonally adjacent empty squares, both
+    inside ``window``: what an array that labels its tracks reports for each colour."""
+    frontier = position.frontier
+    shift = 4 * colour                # the colour's entering edges in a frontier entry
+    for a, entry in frontier.items():
+        sides = entry >> shift & 0xF
+        if not sides or not _inside(a, window):
+            continue
+        for b in (a + DELTA[1], a + DELTA[2]):         # east, south
+            other = frontier.get(b)
+            if other is None or not other >> shift & 0xF or not _inside(b, window):
+                continue
+            side = (sides & -sides).bit_length() - 1
+            ends = position.track_ends(a + DELTA[side], colour)
+            if ends is not None and {key + DELTA[d] for key, d in ends} == {a, b}:
+                return True
+    return False
+
+
 def candidates_in_order(position, window=None):
     """The fitting (key, tile) moves in the search's order: raster order, symbols ``+ / \\``,
     only squares inside ``window`` (x0, y0, x1, y1) when one is given."""
@@ -304,26 +345,28 @@ class SearchModel:
     limit), ``window`` the array's (width, height) or None for an unbounded one, ``extension``
     plies that attacks may extend it by; without ``evasions`` the search ignores attacks (no
     evasion nodes, no extension: the iCE40 boards' search); ``tss`` plies of threat-space search
-    (0: none) give up at ``tss_trials`` (None: ``max_trials``). The array needs
+    (0: none) give up at ``tss_trials`` (None: ``max_trials``); ``every_attack`` judges attacks
+    anywhere (see 5 above; it needs ``evasions``). The array needs
     :func:`levels_of` trial levels. ``lane`` of ``lanes`` searches only its share of the root's
     squares (see 11 above; it needs a ``window``). After :meth:`choose`, ``iterations`` holds the
     best root move and its value of each finished iteration, deepest last."""
 
     def __init__(self, max_trials=None, window=None, depth=DEFAULT_DEPTH,
                  extension=DEFAULT_EXTENSION, evasions=True, tss=0, tss_trials=None,
-                 lane=0, lanes=1):
+                 lane=0, lanes=1, every_attack=False):
         if max_trials is not None and max_trials < 1:
             raise ValueError("the trial limit is at least one trial")
         if depth < 1:
             raise ValueError("the search is at least one ply deep")
-        check_attack_settings(evasions, extension, max_trials or 0, tss, tss_trials or 0)
+        check_attack_settings(evasions, extension, max_trials or 0, tss, tss_trials or 0,
+                              every_attack)
         check_lane(lane, lanes)
         if lanes > 1 and window is None:
             raise ValueError("lanes split the array's squares: they need a window")
         self.lane, self.lanes = lane, lanes
         self.iterations = []
         self.max_trials, self.window, self.depth = max_trials, window, depth
-        self.extension, self.evasions = extension, evasions
+        self.extension, self.evasions, self.every_attack = extension, evasions, every_attack
         self.tss, self.tss_trials = tss, tss_trials or max_trials
         self._limit = max_trials      # the trial count that stops the search running now
         self._window = None
@@ -467,10 +510,12 @@ class SearchModel:
             result = self._result(position, mover)
             if result:
                 return result * (WIN - ply)
-            if attacked is not None and not any(key in position.tiles for key in attacked):
+            if self.every_attack:
+                if holds_attack(position, 1 - mover, self._window):
+                    return ply + 1 - WIN      # the opponent closes a loop next ply
+            elif attacked is not None and not any(key in position.tiles for key in attacked):
                 return ply + 1 - WIN      # the attack is left alone: it closes next ply
-            attack = (threat_pair(position, move[0], mover, self._window) if self.evasions
-                      else None)
+            attack = self._attack(position, move[0], mover)
             if self._tss_mode and (ply == self._depth or (ply % 2 and attack is None)):
                 return 0          # only the mover's attacks (and the replies) go on
             deeper = ply < self._depth or (attack is not None and
@@ -482,6 +527,23 @@ class SearchModel:
             return -self._node(position, ply + 1, -beta, -max(alpha, best), attack)
         finally:
             position.undo()
+
+    def _attack(self, position, key, mover):
+        """The attack the move that placed a tile at ``key`` made for ``mover``: its two
+        squares (``threat_pair``), True with ``every_attack`` (their squares are not needed),
+        None if it made none (or the search ignores attacks)."""
+        if not self.evasions:
+            return None
+        if self.every_attack:
+            return holds_attack(position, mover, self._window) or None
+        return threat_pair(position, key, mover, self._window)
+
+    def _makes(self, position, key, colour):
+        """The leaf's test of a square: whether ``colour`` has an attack after the move that
+        placed a tile at ``key``, made by it or (with ``every_attack``) anywhere."""
+        if self.every_attack:
+            return holds_attack(position, colour, self._window)
+        return makes_threat(position, key, colour, self._window)
 
     def _node(self, position, ply, alpha, beta, attack):
         """Negamax at ``ply`` (fail-soft): the best value for the side to move, exact if it lies
@@ -516,7 +578,7 @@ class SearchModel:
             result = self._result(position, mover)
             if not result:
                 for colour, squares in ((mover, mine), (1 - mover, theirs)):
-                    if makes_threat(position, move[0], colour, self._window):
+                    if self._makes(position, move[0], colour):
                         squares.add(move[0])
             position.undo()
             if result > 0:

@@ -15,7 +15,8 @@ A mismatch raises with the game record that reproduces it (notation moves, via
 ``format_move``, with the shifts as comments) and the seed. Parameters come from the
 environment of the simulator process (set by ``tests/hw/test_array.py``): ``ARRAY_WIDTH``,
 ``ARRAY_HEIGHT``, ``ARRAY_LEVELS``, ``ARRAY_MOVES`` (how many moves to play in all),
-``ARRAY_SEED``.
+``ARRAY_SEED``, and ``ARRAY_LABELS`` (1: the array labels tracks, and TRY_THREAT reports
+every attack in it).
 """
 
 import collections
@@ -124,6 +125,23 @@ def expected_threats(tiles, square, width, height):
             if flags[name]:
                 attacks[colour] = (a[0], a[1], b[0] == a[0] + 1)
     return flags, attacks
+
+
+def attacks_anywhere(tiles, width, height):
+    """TRY_THREAT's flags for an array with labels: whether some track of each colour, any
+    one, ends in two orthogonally adjacent empty squares, both inside the ``width`` ×
+    ``height`` array."""
+    flags = {}
+    for colour, name in ((WHITE, "threat_white"), (RED, "threat_red")):
+        seen, flags[name] = set(), False
+        for square in tiles:
+            ends = None if square in seen else walk_track(tiles, square, colour, seen)
+            if ends is None:
+                continue
+            (a, b) = ((x + STEP[d][0], y + STEP[d][1]) for (x, y), d in ends)
+            flags[name] |= (abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1 and
+                            all(0 <= x < width and 0 <= y < height for x, y in (a, b)))
+    return flags
 
 
 def unsigned(handle):
@@ -305,7 +323,14 @@ class Game:
             tb.stats[f"illegal {reason}"] += 1
             return None
         flags = expected_flags(self.array_tiles(after))
-        if threats:
+        if threats and tb.labels:
+            found = attacks_anywhere(self.array_tiles(after), tb.width, tb.height)
+            placed, _ = expected_threats(self.array_tiles(after), (x, y), tb.width, tb.height)
+            for name, value in found.items():
+                tb.stats[name] += value
+                tb.stats["attacks off the placed tile's tracks"] += value and not placed[name]
+            self.check_flags({**flags, **found}, label, after)
+        elif threats:
             found, attacks = expected_threats(self.array_tiles(after), (x, y), tb.width,
                                               tb.height)
             for name, value in found.items():
@@ -514,6 +539,7 @@ class Bench:
         self.width = int(os.environ["ARRAY_WIDTH"])
         self.height = int(os.environ["ARRAY_HEIGHT"])
         self.levels = int(os.environ["ARRAY_LEVELS"])
+        self.labels = os.environ.get("ARRAY_LABELS") == "1"
         self.driver = ArrayDriver(dut, self.width, self.height, self.levels)
         self.stats = collections.Counter()
 
@@ -547,5 +573,6 @@ async def random_games(dut):
                    "threat_white", "threat_red",
                    "win for the opponent", "illegal illegal", "illegal occupied",
                    "illegal not_adjacent", "illegal mismatch", "shifts", "moves on the border",
-                   "reloads", *(f"replies at level {k}" for k in range(2, tb.levels + 1))):
+                   "reloads", *(f"replies at level {k}" for k in range(2, tb.levels + 1)),
+                   *(["attacks off the placed tile's tracks"] if tb.labels else [])):
         assert tb.stats[needed], f"no {needed} in {played} moves: the test covers too little"

@@ -11,7 +11,9 @@ Parameters come from the simulator's environment (``tests/hw/test_player.py``): 
 ``PLAYER_HEIGHT``, ``PLAYER_DEPTH``, ``PLAYER_MAX_TRIALS``, ``PLAYER_VARIANT``,
 ``PLAYER_DIVISOR`` (clocks per bit), ``PLAYER_GAMES``, ``PLAYER_SEED``, ``PLAYER_LANES``
 (default 1), ``PLAYER_KEEPER`` (the keeper's size, default 64) and ``PLAYER_FORGETTING`` (1,
-the default, or 0 for a player that goes silent past the keeper's board). Cycles per move are
+the default, or 0 for a player that goes silent past the keeper's board) and
+``PLAYER_EVERY_ATTACK`` (0, the default, or 1: arrays that label their tracks, a search that
+judges every attack). Cycles per move are
 logged, and written as JSON to the file ``PLAYER_REPORT`` names, if it is set, with the clocks
 the model gives the board for each move (``host/bench/player.py`` reads it).
 """
@@ -43,6 +45,7 @@ VARIANT = ENV["variant"]
 LANES = int(os.environ.get("PLAYER_LANES", "1"))
 KEEPER = int(os.environ.get("PLAYER_KEEPER", "64"))
 FORGETTING = os.environ.get("PLAYER_FORGETTING", "1") == "1"
+EVERY_ATTACK = os.environ.get("PLAYER_EVERY_ATTACK", "0") == "1"
 PERIOD = 10                                   # ns per clock
 BIT = int(ENV["divisor"]) * PERIOD            # ns per bit
 ANSWER_TIMEOUT = 20_000_000 * PERIOD          # far more than any search at these trial limits
@@ -50,7 +53,8 @@ ANSWER_TIMEOUT = 20_000_000 * PERIOD          # far more than any search at thes
 
 def model_of_player():
     """The player's move, in Python."""
-    search = search_model(LANES, max_trials=MAX_TRIALS, window=(WIDTH, HEIGHT), depth=DEPTH)
+    search = search_model(LANES, max_trials=MAX_TRIALS, window=(WIDTH, HEIGHT), depth=DEPTH,
+                          every_attack=EVERY_ATTACK)
     return PlayerModel(search, (WIDTH, HEIGHT), keeper_size=KEEPER, forgetting=FORGETTING)
 
 

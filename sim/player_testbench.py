@@ -16,28 +16,31 @@ CLOCK = 1_000_000
 
 
 def player_and_environment(width, height, depth, max_trials, variant, *, games, seed,
-                            lanes=1, keeper_size=64, forgetting=True, divisor=DIVISOR):
+                            lanes=1, keeper_size=64, forgetting=True, divisor=DIVISOR,
+                            every_attack=False):
     """The Player of these parameters and the ``PLAYER_*`` environment ``sim/player_tb.py``
     reads them from."""
     player = Player(width=width, height=height, clk_freq=CLOCK, baud=CLOCK // divisor,
                     depth=depth, max_trials=max_trials, variant=variant, lanes=lanes,
-                    keeper_size=keeper_size, forgetting=forgetting)
+                    keeper_size=keeper_size, forgetting=forgetting, every_attack=every_attack)
     env = {"PLAYER_WIDTH": str(width), "PLAYER_HEIGHT": str(height),
            "PLAYER_DEPTH": str(depth), "PLAYER_MAX_TRIALS": str(max_trials),
            "PLAYER_VARIANT": variant,
            "PLAYER_DIVISOR": str(divisor), "PLAYER_GAMES": str(games), "PLAYER_SEED": str(seed),
            "PLAYER_LANES": str(lanes), "PLAYER_KEEPER": str(keeper_size),
-           "PLAYER_FORGETTING": str(int(forgetting))}
+           "PLAYER_FORGETTING": str(int(forgetting)),
+           "PLAYER_EVERY_ATTACK": str(int(every_attack))}
     return player, env
 
 
 def run_player_testbench(width, height, depth, max_trials, variant, *, games, seed, testcase=None,
-                         report=None, lanes=1, keeper_size=64, forgetting=True):
+                         report=None, lanes=1, keeper_size=64, forgetting=True,
+                         every_attack=False):
     """Build the Player (cached) and run the testbench's tests (or one ``testcase``); with
     ``report``, the games test writes its cycles per move there as JSON."""
     player, env = player_and_environment(width, height, depth, max_trials, variant, games=games,
                                           seed=seed, lanes=lanes, keeper_size=keeper_size,
-                                          forgetting=forgetting)
+                                          forgetting=forgetting, every_attack=every_attack)
     if report is not None:
         env["PLAYER_REPORT"] = str(report)
     return runner.run(player, name="player", test_module="fpgatrax.sim.player_tb", env=env,

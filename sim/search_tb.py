@@ -11,7 +11,9 @@ Parameters come from the simulator's environment (set by ``tests/hw/test_search.
 ``SEARCH_VARIANT``, ``SEARCH_POSITIONS``, ``SEARCH_SEED``, ``SEARCH_EVASIONS`` (0 or 1,
 default 1: the search with or without check evasions and their extension) and ``SEARCH_TSS``,
 ``SEARCH_TSS_TRIALS`` (the threat-space search's plies and trial limit, default 0: none) and
-``SEARCH_LANES`` (default 1; with more, the model is ``LanesModel``). The figures (cycles per
+``SEARCH_LANES`` (default 1; with more, the model is ``LanesModel``) and
+``SEARCH_EVERY_ATTACK`` (default 0; 1: the arrays label their tracks and the search judges
+every attack). The figures (cycles per
 search, per trial) are printed.
 """
 
@@ -41,11 +43,13 @@ EXTENSION = DEFAULT_EXTENSION if EVASIONS else 0
 TSS = int(os.environ.get("SEARCH_TSS", "0"))
 TSS_TRIALS = int(os.environ.get("SEARCH_TSS_TRIALS", "0")) or None
 LANES = int(os.environ.get("SEARCH_LANES", "1"))
+EVERY_ATTACK = os.environ.get("SEARCH_EVERY_ATTACK", "0") == "1"
 
 
 def model():
     return search_model(LANES, max_trials=MAX_TRIALS, window=(WIDTH, HEIGHT), depth=DEPTH,
-                        extension=EXTENSION, evasions=EVASIONS, tss=TSS, tss_trials=TSS_TRIALS)
+                        extension=EXTENSION, evasions=EVASIONS, tss=TSS, tss_trials=TSS_TRIALS,
+                        every_attack=EVERY_ATTACK)
 
 
 def unsigned(handle):

@@ -7,7 +7,7 @@ trial counts over many real positions come from the model at Python speed, with 
 array size, variant, depth and trial limit. A trial's cycles (place, forced play, loop and line
 passes) vary with the position, by about two to one: ``CYCLES_PER_TRIAL`` (in
 ``hw/search_model.py``; ``CYCLES_PER_TRIAL_BOTH`` for an array that follows both colours at
-once) is the highest average cycles per trial of any one search, measured on
+once, ``CYCLES_PER_TRIAL_LABELS`` for one that labels its tracks) is the highest average cycles per trial of any one search, measured on
 the gateware in Verilator by ``--measure`` (minutes), so worst trials × it bounds the worst move
 from above. The trial limit is derived from it, so the bound is at most ``MOVE_SECONDS``; the
 table shows how often each depth finished within it.
@@ -27,7 +27,12 @@ from collections import Counter
 from fpgatrax.boards.build import boards
 from fpgatrax.host.bots import make_bot
 from fpgatrax.host.rules.position import Position
-from fpgatrax.hw.search_model import CYCLES_PER_TRIAL, CYCLES_PER_TRIAL_BOTH, SearchModel
+from fpgatrax.hw.search_model import (
+    CYCLES_PER_TRIAL,
+    CYCLES_PER_TRIAL_BOTH,
+    CYCLES_PER_TRIAL_LABELS,
+    SearchModel,
+)
 
 __all__ = ["worst_trials", "board_profile"]
 
@@ -84,17 +89,21 @@ def board_profile(target, games=GAMES, seed=SEED):
     return trials * target.cycles_per_trial / target.clk_freq, trials, count, depths
 
 
-def measure(width=16, height=16, positions=40):
-    """Run the search on the gateware (Verilator) and print cycles per trial, on an array that
-    follows one colour per detection pass, then on one that follows both
-    (``CYCLES_PER_TRIAL``, ``CYCLES_PER_TRIAL_BOTH``)."""
+#: The arrays ``--measure`` runs the search on: (what, both_colours, every_attack).
+ARRAYS = (("following one colour per pass (CYCLES_PER_TRIAL)", False, False),
+          ("following both colours at once (CYCLES_PER_TRIAL_BOTH)", True, False),
+          ("labelling its tracks, one colour per pass (CYCLES_PER_TRIAL_LABELS)", False, True))
+
+
+def measure(width=16, height=16, positions=40, arrays=ARRAYS):
+    """Run the search on the gateware (Verilator) and print cycles per trial, on each kind of
+    array in ``arrays``."""
     from fpgatrax.sim import runner
     from fpgatrax.sim.search_harness import SearchHarness
-    for both_colours in (False, True):
-        print(f"the array following {'both colours' if both_colours else 'one colour'} "
-              f"per pass:", flush=True)
+    for what, both_colours, every_attack in arrays:
+        print(f"the array {what}:", flush=True)
         harness = SearchHarness(width, height, depth=2, max_trials=0,
-                                both_colours=both_colours)
+                                both_colours=both_colours, every_attack=every_attack)
         runner.run(harness, name="search_harness", test_module="fpgatrax.sim.trial_cycles_tb",
                    env=harness.testbench_env(positions, SEED))
 
@@ -119,8 +128,9 @@ def main(argv=None):
         print(f"{target.name:<12} {target.variant:<8} {target.width}x{target.height:<3} "
               f"{target.depth:>5} {target.max_trials:>7} {count:>9} {trials:>12} "
               f"{target.clk_freq / 1e6:>9g} {seconds * 1e3:>8.1f}  {shares}", flush=True)
-    print(f"(at {CYCLES_PER_TRIAL} cycles per trial, or {CYCLES_PER_TRIAL_BOTH} on an array "
-          f"following both colours at once: the worst measured; see --measure)")
+    print(f"(at {CYCLES_PER_TRIAL} cycles per trial, {CYCLES_PER_TRIAL_BOTH} on an array "
+          f"following both colours at once, {CYCLES_PER_TRIAL_LABELS} on one labelling its "
+          f"tracks: the worst measured; see --measure)")
 
 
 if __name__ == "__main__":

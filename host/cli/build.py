@@ -123,7 +123,8 @@ def board_table(targets):
                                   f"{f['build_s']} s") if f else ("not built", "", "", ""))
         search = f"depth {target.depth}"
         if target.evasions:
-            search += f", evasions, +{target.extension}"
+            search += (f", evasions{' of every attack' if target.every_attack else ''}, "
+                       f"+{target.extension}")
         if target.tss:
             search += f", TSS {target.tss} to {target.tss_trials:,}"
         if target.lanes > 1:

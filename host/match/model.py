@@ -19,7 +19,9 @@ Specs (``PLAYER_KINDS["model"]`` in ``players.py``):
   over the board's (``board=`` may come first); ``evasions=0`` is the search without check
   evasions, attack extensions and threat-space search (as on the iCE40 boards), ``extension=N``
   its plies of extension after attacks, ``tss=N`` the plies of its threat-space search (0:
-  none; it gives up at a quarter of the trial limit, ``tss_trials_for``), ``lanes=N`` its
+  none; it gives up at a quarter of the trial limit, ``tss_trials_for``), ``every_attack=1``
+  the search that judges every attack, on arrays that label their tracks (the 85F's; 0: only
+  the attacks on the tracks of each move's tile, as on the 25F boards), ``lanes=N`` its
   searches at once (``hw/lanes_model.py``; an answer then takes the busiest lane's time).
 
 ``random_moves=K`` (default 0) makes the model's first K moves of each game random among the
@@ -79,6 +81,7 @@ class ModelSettings:
     seed: int | None = None
     board: str = "custom"
     evasions: int = 1          # 0: the search ignores attacks, as on the iCE40 boards
+    every_attack: int = 0      # 1: attacks anywhere, on arrays that label tracks (the 85F)
     extension: int = DEFAULT_EXTENSION
     tss: int = DEFAULT_TSS     # plies of the threat-space search (0: none)
     cycles_per_trial: int = CYCLES_PER_TRIAL    # the board's array's most (cycles_per_trial)
@@ -102,6 +105,7 @@ class ModelSettings:
             raise UserError(f"model: {err}") from None
         return cls(target.depth, target.max_trials, target.width, target.height,
                    target.clk_freq, board=name, evasions=int(target.evasions),
+                   every_attack=int(target.every_attack),
                    extension=target.extension, tss=target.tss,
                    cycles_per_trial=target.cycles_per_trial, lanes=target.lanes,
                    keeper=target.keeper_size, forgetting=target.forgetting)
@@ -117,13 +121,13 @@ class ModelSettings:
         search: SearchModel | LanesModel = search_model(
             self.lanes, max_trials=limit or None, window=(self.width, self.height),
             depth=self.depth, extension=self.extension, evasions=bool(self.evasions),
-            tss=self.tss, tss_trials=tss_trials_for(limit, self.tss) or None)
+            every_attack=bool(self.every_attack), tss=self.tss, tss_trials=tss_trials_for(limit, self.tss) or None)
         return search
 
     def describe(self) -> str:
         trials = f"trial limit {self.max_trials:,}" if self.max_trials else "no trial limit"
-        attacks = (f"check evasions, +{self.extension} after attacks" if self.evasions
-                   else "no evasions")
+        attacks = (f"check evasions{' of every attack' if self.every_attack else ''}, "
+                   f"+{self.extension} after attacks" if self.evasions else "no evasions")
         if self.tss:
             attacks += (f", {self.tss}-ply threat-space search"
                         f"{f' up to {self.tss_trials:,} trials' if self.tss_trials else ''}")
@@ -132,8 +136,8 @@ class ModelSettings:
                 f"{lanes}{self.width}x{self.height} array, {self.clock / 1e6:g} MHz")
 
 
-_INTEGERS = ("depth", "evasions", "extension", "tss", "max_trials", "width", "height", "baud",
-             "random_moves", "seed", "lanes", "keeper")
+_INTEGERS = ("depth", "evasions", "every_attack", "extension", "tss", "max_trials", "width",
+             "height", "baud", "random_moves", "seed", "lanes", "keeper")
 # What a board decides; given all of them, no board is needed.
 _BOARD_FIELDS = {"depth", "max_trials", "width", "height", "clock"}
 
@@ -159,9 +163,9 @@ def parse_settings(argument: str, seed: int | None = None) -> ModelSettings:
             values[name] = float(text) if name == "clock" else int(text)
         except ValueError:
             raise UserError(f"model: {name} must be a number, not {text!r}") from None
-        lowest = 0 if name in ("evasions", "extension", "tss", "max_trials", "random_moves",
-                               "seed") else 1
-        highest = 1 if name == "evasions" else float("inf")
+        lowest = 0 if name in ("evasions", "every_attack", "extension", "tss", "max_trials",
+                               "random_moves", "seed") else 1
+        highest = 1 if name in ("evasions", "every_attack") else float("inf")
         if not lowest <= values[name] <= highest:
             raise UserError(f"model: {name} {text} is out of range")
     values.setdefault("seed", seed)  # type: ignore[arg-type]
@@ -169,19 +173,21 @@ def parse_settings(argument: str, seed: int | None = None) -> ModelSettings:
         settings = ModelSettings(**values)  # type: ignore[arg-type]
     else:
         settings = ModelSettings.of_board(board or DEFAULT_BOARD)
-        changed = sorted(set(values) & (_BOARD_FIELDS | {"evasions", "extension", "tss",
-                                                           "lanes", "keeper"}))
+        changed = sorted(set(values) & (_BOARD_FIELDS | {"evasions", "every_attack",
+                                                           "extension", "tss", "lanes",
+                                                           "keeper"}))
         if changed:
             values["board"] = f"{settings.board} with {', '.join(changed)} changed"  # type: ignore
         settings = replace(settings, **values)  # type: ignore[arg-type]
     if not settings.evasions:
-        for name, what in (("extension", "an extension"), ("tss", "a threat-space search")):
+        for name, what in (("extension", "an extension"), ("tss", "a threat-space search"),
+                           ("every_attack", "judging every attack")):
             if getattr(settings, name) and name in values:
                 raise UserError(f"model: {what} needs the evasions (evasions=1, or {name}=0)")
-        settings = replace(settings, extension=0, tss=0)
+        settings = replace(settings, extension=0, tss=0, every_attack=0)
     try:
         check_attack_settings(settings.evasions, settings.extension, settings.max_trials,
-                              settings.tss, settings.tss_trials)
+                              settings.tss, settings.tss_trials, bool(settings.every_attack))
         check_keeper_size(settings.keeper)
     except ValueError as err:
         raise UserError(f"model: {err}") from None

@@ -1,6 +1,6 @@
 """The tile array against the reference engine, in cocotb on Verilator (``sim/array_tb.py``).
 
-``make test`` plays 1,500 moves of seeded random games; ``make verify-array`` runs the large
+``make test`` plays 900 moves of seeded random games; ``make verify-array`` runs the large
 campaign with other seeds (``FPGATRAX_ARRAY_MOVES`` and ``FPGATRAX_ARRAY_SEED``, which the make
 target sets).
 """
@@ -20,12 +20,14 @@ pytestmark = pytest.mark.verilator
 WIDTH, HEIGHT, LEVELS = 13, 11, 4
 
 
-# One flag per cell following one colour per pass (the iCE40 boards), or both at once (ECP5).
-@pytest.mark.parametrize("both_colours", [False, True], ids=["one-colour", "both-colours"])
-def test_random_games_against_the_engine(both_colours):
-    runner.run(TileArray(WIDTH, HEIGHT, LEVELS, both_colours), name="tile_array",
+# One flag per cell following one colour per pass (the boards), or both at once; threat passes
+# that flood the placed tile's tracks (the iCE40 and 25F boards), or label every track (85F).
+@pytest.mark.parametrize("both_colours, labels", [(False, False), (True, False), (False, True)],
+                         ids=["one-colour", "both-colours", "labels"])
+def test_random_games_against_the_engine(both_colours, labels):
+    runner.run(TileArray(WIDTH, HEIGHT, LEVELS, both_colours, labels=labels), name="tile_array",
                test_module="fpgatrax.sim.array_tb",
                env={"ARRAY_WIDTH": str(WIDTH), "ARRAY_HEIGHT": str(HEIGHT),
-                    "ARRAY_LEVELS": str(LEVELS),
-                    "ARRAY_MOVES": os.environ.get("FPGATRAX_ARRAY_MOVES", "1500"),
+                    "ARRAY_LEVELS": str(LEVELS), "ARRAY_LABELS": str(int(labels)),
+                    "ARRAY_MOVES": os.environ.get("FPGATRAX_ARRAY_MOVES", "900"),
                     "ARRAY_SEED": os.environ.get("FPGATRAX_ARRAY_SEED", "1")})

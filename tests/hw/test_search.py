@@ -15,31 +15,35 @@ pytestmark = pytest.mark.verilator
 # use, with the check evasions (the ECP5 boards) and without them (the iCE40 boards).
 # The threat-space search runs in the first case (it gives up at 1,000 trials, so both of its
 # ends are met: a proof, and the negamax after giving up) and, unbounded, in the third.
-# The first case is the ECP5 boards' search, on an array that follows both colours at once.
+# The first case is the 25F boards' search (attacks on the placed tile's tracks, their squares
+# read in evasion nodes), on an array that follows both colours at once; the last the 85F's,
+# in four lanes whose arrays label their tracks (every attack).
 CASES = [
-    pytest.param(9, 9, 3, True, 3000, (7, 1000), "standard", 80, True, 1,
+    pytest.param(9, 9, 3, True, 3000, (7, 1000), "standard", 60, True, 1, False,
                  id="standard-9x9-depth3-max3000-tss7-both-colours"),
     # The trials benchmark's test compiles the same search: on one worker, it reuses this build.
-    pytest.param(10, 10, 2, False, 400, (0, 0), "8x8", 60, False, 1,
+    pytest.param(10, 10, 2, False, 400, (0, 0), "8x8", 60, False, 1, False,
                  id="8x8-10x10-depth2-max400-no-evasions",
                  marks=pytest.mark.xdist_group("search_harness_10x10_8x8")),
-    pytest.param(9, 9, 1, True, 0, (5, 0), "loop", 40, False, 1,
+    pytest.param(9, 9, 1, True, 0, (5, 0), "loop", 40, False, 1, False,
                  id="loop-9x9-depth1-unbounded-tss5"),
     # Four lanes (the 85F's search), with a trial limit small enough that the lanes finish
     # different depths, so that every rule of their choice is met.
-    pytest.param(9, 9, 3, True, 1500, (7, 300), "standard", 24, False, 4,
-                 id="standard-9x9-depth3-max1500-tss7-4-lanes"),
+    pytest.param(9, 9, 3, True, 1500, (7, 300), "standard", 20, False, 4, True,
+                 id="standard-9x9-depth3-max1500-tss7-4-lanes-every-attack"),
 ]
 
 
 @pytest.mark.parametrize(
-    "width,height,depth,evasions,max_trials,tss,variant,positions,both_colours,lanes", CASES)
+    "width,height,depth,evasions,max_trials,tss,variant,positions,both_colours,lanes,"
+    "every_attack", CASES)
 def test_search_matches_model(width, height, depth, evasions, max_trials, tss, variant,
-                              positions, both_colours, lanes):
+                              positions, both_colours, lanes, every_attack):
     count = int(os.environ.get("FPGATRAX_SEARCH_POSITIONS", positions))
     plies, tss_trials = tss
     harness = SearchHarness(width, height, depth=depth, evasions=evasions,
                             max_trials=max_trials, tss=plies, tss_trials=tss_trials,
-                            both_colours=both_colours, variant=variant, lanes=lanes)
+                            both_colours=both_colours, variant=variant, lanes=lanes,
+                            every_attack=every_attack)
     runner.run(harness, name="search_harness", test_module="fpgatrax.sim.search_tb",
                env=harness.testbench_env(count, os.environ.get("FPGATRAX_SEARCH_SEED", "1")))

@@ -3,13 +3,14 @@ from real play: always legal, a win whenever one exists, never a move that lets 
 at once when another move does not, the same choice and value as plain minimax without pruning,
 and the trial limit honoured."""
 
+import collections
 import random
 
 import pytest
 from threat_proofs import positions_from_play, proof_by
 
 from fpgatrax.host.rules.notation import parse_move
-from fpgatrax.host.rules.position import SYMBOL_TILES, Position, key_of, tile_symbol, xy_of
+from fpgatrax.host.rules.position import DELTA, SYMBOL_TILES, Position, key_of, tile_symbol, xy_of
 from fpgatrax.hw.search_model import (
     DEFAULT_DEPTH,
     DEFAULT_EXTENSION,
@@ -20,6 +21,7 @@ from fpgatrax.hw.search_model import (
     SearchModel,
     candidates_in_order,
     levels_of,
+    holds_attack,
     makes_threat,
     threat_pair,
     tss_trials_for,
@@ -61,13 +63,14 @@ def test_search_keeps_its_promises(seed):
                 assert not opponent_can_win_after(position, choice.move)
 
 
-def minimax(position, ply, depth, attack=None, leaf=False, evasions=True):
+def minimax(position, ply, depth, attack=None, leaf=False, evasions=True, every=False):
     """The value of ``position`` for the side to move, by plain negamax over every legal move
     (no pruning, the engine's own move list), with the model's leaf evaluation at the horizon
     (``leaf``: ply ``depth + 1``, or up to ``DEFAULT_EXTENSION`` plies deeper after a move that
     made an attack); elsewhere, under an ``attack`` made by the move before, a move that ends
     nothing and leaves both its squares empty is lost at the next ply. Without ``evasions``
-    attacks change nothing."""
+    attacks change nothing; with ``every`` an attack is any track with adjacent end squares
+    (``holds_attack``), and a move that leaves the opponent one is lost at the next ply."""
     me = position.to_move
     moves = position.legal_moves()
     if leaf:
@@ -77,7 +80,8 @@ def minimax(position, ply, depth, attack=None, leaf=False, evasions=True):
             winner = position.outcome.winner if position.outcome else None
             if winner is None:
                 for colour, name in ((me, "mine"), (1 - me, "theirs")):
-                    if makes_threat(position, move[0], colour):
+                    if (holds_attack(position, colour) if every
+                            else makes_threat(position, move[0], colour)):
                         squares[name].add(move[0])
             position.undo()
             if winner == me:
@@ -87,34 +91,40 @@ def minimax(position, ply, depth, attack=None, leaf=False, evasions=True):
         count = {name: min(len(found), MAX_COUNT) for name, found in squares.items()}
         value = count["mine"] - count["theirs"] - THREAT_WEIGHT * count["threats"]
         return max(-LEAF_LIMIT, min(LEAF_LIMIT, value))
-    values = [move_value(position, move, ply, depth, attack, evasions) for move in moves]
+    values = [move_value(position, move, ply, depth, attack, evasions, every) for move in moves]
     return max(values) if values else 0
 
 
-def move_value(position, move, ply, depth, attacked=None, evasions=True):
+def move_value(position, move, ply, depth, attacked=None, evasions=True, every=False):
     me = position.to_move
     position.play(move)
     try:
         if position.outcome is not None and position.outcome.winner is not None:
             return WIN - ply if position.outcome.winner == me else ply - WIN
-        if attacked is not None and not set(attacked) & position.tiles.keys():
-            return ply + 1 - WIN
-        made = threat_pair(position, move[0], me) if evasions else None
+        if every:
+            if holds_attack(position, 1 - me):
+                return ply + 1 - WIN
+            made = holds_attack(position, me) or None
+        else:
+            if attacked is not None and not set(attacked) & position.tiles.keys():
+                return ply + 1 - WIN
+            made = threat_pair(position, move[0], me) if evasions else None
         leaf = ply >= depth and (made is None or ply >= depth + DEFAULT_EXTENSION)
-        return -minimax(position, ply + 1, depth, made, leaf, evasions)
+        return -minimax(position, ply + 1, depth, made, leaf, evasions, every)
     finally:
         position.undo()
 
 
 # Depth 3 takes minutes of brute force (two and a half a position on a CI machine): the whole
 # suite runs it on one position, `make test-fast` not.
-@pytest.mark.parametrize("depth,positions,evasions", [
-    (1, 24, True), (2, 10, True), (2, 10, False),
-    pytest.param(3, 3, True, marks=pytest.mark.slow)])
-def test_pruned_search_chooses_as_plain_minimax(depth, positions, evasions):
+@pytest.mark.parametrize("depth,positions,evasions,every", [
+    (1, 24, True, False), (2, 10, True, False), (2, 10, False, False), (1, 24, True, True),
+    (2, 8, True, True), pytest.param(3, 3, True, False, marks=pytest.mark.slow)])
+def test_pruned_search_chooses_as_plain_minimax(depth, positions, evasions, every):
     extension = DEFAULT_EXTENSION if evasions else 0
     for position in positions_from_play(positions, 11 + depth)[2::2]:
-        choice = SearchModel(depth=depth, extension=extension, evasions=evasions).choose(position)
+        choice = SearchModel(depth=depth, extension=extension, evasions=evasions,
+                             every_attack=every).choose(position)
         if choice.reason == "win":
             continue
         legal = position.legal_moves()
@@ -122,7 +132,8 @@ def test_pruned_search_chooses_as_plain_minimax(depth, positions, evasions):
         chosen = None
         for iteration in range(1, depth + 1):
             # The previous choice first, then raster order: the first of the highest value.
-            values = {move: move_value(position, move, 1, iteration, evasions=evasions)
+            values = {move: move_value(position, move, 1, iteration, evasions=evasions,
+                                       every=every)
                       for move in ([chosen] if chosen else []) + order}
             best = max(values.values())
             chosen = next(move for move, value in values.items() if value == best)
@@ -403,6 +414,46 @@ def test_an_attack_counts_only_with_both_ends_inside_the_window():
                 assert threat_pair(position, move[0], colour, (bx, by, bx, by)) is None
             position.undo()
     assert found > 20
+
+
+def attacked_colours(position, window):
+    """The colours with a track whose two end squares are adjacent and inside ``window``
+    (x0, y0, x1, y1), by walking every track of the position."""
+    found = set()
+    for colour in (0, 1):
+        seen = set()
+        for key in position.tiles:
+            if (key, colour) in seen:
+                continue
+            ends = position.track_ends(key, colour, seen)
+            if ends is None:
+                continue
+            (ax, ay), (bx, by) = (xy_of(k + DELTA[d]) for k, d in ends)
+            inside = all(window[0] <= x <= window[2] and window[1] <= y <= window[3]
+                         for x, y in ((ax, ay), (bx, by)))
+            if abs(ax - bx) + abs(ay - by) == 1 and inside:
+                found.add(colour)
+    return found
+
+
+def test_holds_attack_finds_every_track_one_tile_from_a_loop():
+    """``holds_attack`` against a walk of every track, on positions of play and of random
+    games, in and out of windows that cut the board; and with both colours and with attacks
+    made by something other than the last move met."""
+    met = collections.Counter()
+    positions = positions_from_play(40, seed=8) + positions_from_random_play(120, seed=9)
+    for position in positions:
+        x0, y0, x1, y1 = position.bbox or (0, 0, 0, 0)
+        for window in (None, (x0, y0, x1, y1), (x0 + 1, y0, x1 + 1, y1 - 1)):
+            want = attacked_colours(position, window or (-9999, -9999, 9999, 9999))
+            got = {colour for colour in (0, 1) if holds_attack(position, colour, window)}
+            assert got == want, (position.moves, window)
+            met[len(want)] += 1
+            if position.moves and not any(
+                    threat_pair(position, key, colour, window)
+                    for key in position.placed_last() for colour in want):
+                met["not by the last turn"] += bool(want)
+    assert met[1] > 20 and met[2] > 2 and met["not by the last turn"] > 5, met
 
 
 def test_no_leaf_reaches_a_win_the_search_can_see():

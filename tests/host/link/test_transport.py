@@ -218,6 +218,8 @@ def test_function_transport_answers_and_crashes():
     ("model:evasions=2", "out of range"),
     ("model:evasions=0,extension=1", "an extension needs the evasions"),
     ("model:evasions=0,tss=7", "a threat-space search needs the evasions"),
+    ("model:evasions=0,every_attack=1", "judging every attack needs the evasions"),
+    ("model:every_attack=2", "out of range"),
     ("model:tss=4", "odd number of plies"),
     ("model:tss=1", "odd number of plies"),
 ])

@@ -50,6 +50,14 @@ def test_settings_of_a_board_and_over_it():
     # Without the evasions there is no extension and no threat-space search, unless one was
     # asked for (an error).
     assert (parse_settings("evasions=0").extension, parse_settings("evasions=0").tss) == (0, 0)
+    # The 85F judges every attack (its arrays label their tracks); the 25F boards do not, and
+    # neither does a search without the evasions.
+    assert parse_settings("").every_attack == board("ulx3s-85f").every_attack == 1
+    assert "evasions of every attack" in parse_settings("").describe()
+    assert parse_settings("board=ulx3s-25f").every_attack == 0
+    assert parse_settings("evasions=0").every_attack == 0
+    assert parse_settings("board=ulx3s-25f,every_attack=1,lanes=1").search().every_attack
+    assert not parse_settings("every_attack=0,lanes=1").search().every_attack
     ulx3s = parse_settings("tss=5")
     assert (ulx3s.tss, ulx3s.tss_trials) == (5, board("ulx3s-85f").max_trials // 4)
     assert "5-ply threat-space search" in ulx3s.describe()
