@@ -98,8 +98,8 @@ class TileArray(wiring.Component):
     """A ``width`` × ``height`` array of cells with ``levels`` trial levels and its command
     controller (see :mod:`.array_port` for the command set, timing and results); with
     ``both_colours`` a detection pass follows both colours at once (same results, fewer
-    clocks, more LUTs); with ``labels`` the threat passes find every attack (see above). ``line_span`` is the span a line needs to win: the variant's (8, or
-    Mini Trax's 3).
+    clocks, more LUTs); with ``labels`` the threat passes find every attack (see above).
+    ``line_span`` is the span a line needs to win: the variant's (8, or Mini Trax's 3).
 
     Ports
     -----

@@ -106,7 +106,8 @@ from dataclasses import dataclass
 from fpgatrax.host.rules.position import DELTA, FITS, SYMBOL_TILES, key_of, tile_symbol, xy_of
 
 __all__ = ["SearchModel", "Choice", "SearchValues", "candidates_in_order",
-           "window_of", "threat_pair", "makes_threat", "holds_attack", "WIN", "MAX_COUNT", "THREAT_WEIGHT",
+           "window_of", "threat_pair", "makes_threat", "holds_attack", "WIN", "MAX_COUNT",
+           "THREAT_WEIGHT",
            "LEAF_LIMIT", "DEFAULT_DEPTH", "DEFAULT_EXTENSION", "DEFAULT_TSS", "CYCLES_PER_TRIAL",
            "CYCLES_PER_TRIAL_BOTH", "CYCLES_PER_TRIAL_LABELS", "cycles_per_trial",
            "levels_of", "check_lane", "check_attack_settings", "tss_trials_for"]

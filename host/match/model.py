@@ -121,7 +121,8 @@ class ModelSettings:
         search: SearchModel | LanesModel = search_model(
             self.lanes, max_trials=limit or None, window=(self.width, self.height),
             depth=self.depth, extension=self.extension, evasions=bool(self.evasions),
-            every_attack=bool(self.every_attack), tss=self.tss, tss_trials=tss_trials_for(limit, self.tss) or None)
+            every_attack=bool(self.every_attack), tss=self.tss,
+            tss_trials=tss_trials_for(limit, self.tss) or None)
         return search
 
     def describe(self) -> str:
