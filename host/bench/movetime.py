@@ -9,7 +9,8 @@ passes) vary with the position, by about two to one: ``CYCLES_PER_TRIAL`` (in
 ``hw/search_model.py``; ``CYCLES_PER_TRIAL_BOTH`` for an array that follows both colours at
 once, ``CYCLES_PER_TRIAL_LABELS`` for one that labels its tracks) is the highest average
 cycles per trial of any one search, measured on the gateware in Verilator by ``--measure``
-(minutes), so worst trials × it bounds the worst move from above. The trial limit is derived from it, so the bound is at most ``MOVE_SECONDS``; the
+(minutes), so worst trials × it bounds the worst move from above. The trial limit is derived
+from it, so the bound is at most ``MOVE_SECONDS``; the
 table shows how often each depth finished within it.
 
 Positions: every position where the player is to move in games of the search model against the
