@@ -248,9 +248,9 @@ class Cell(wiring.Component):
         with m.Switch(side):
             for d in range(4):
                 with m.Case(d):
-                    m.d.comb += offered.eq(Mux(track.any(), self.nb[d].label[lane], none))
+                    m.d.comb += offered.eq(self.nb[d].label[lane])
         falls = Signal(name=f"falls_{lane}")
-        m.d.comb += falls.eq(ctl.threat & ~ctl.init & (offered < label))
+        m.d.comb += falls.eq(ctl.threat & ~ctl.init & track.any() & (offered < label))
         with m.If(ctl.init):
             m.d.sync += label.eq(Mux(self.occ, self.index, none))
         with m.Elif(falls):

@@ -17,7 +17,7 @@ pytestmark = pytest.mark.verilator
 # ends are met: a proof, and the negamax after giving up) and, unbounded, in the third.
 # The first case is the 25F boards' search (attacks on the placed tile's tracks, their squares
 # read in evasion nodes), on an array that follows both colours at once; the last the 85F's,
-# in four lanes whose arrays label their tracks (every attack).
+# whose arrays label their tracks (every attack), in four lanes instead of its two.
 CASES = [
     pytest.param(9, 9, 3, True, 3000, (7, 1000), "standard", 60, True, 1, False,
                  id="standard-9x9-depth3-max3000-tss7-both-colours"),
@@ -27,8 +27,8 @@ CASES = [
                  marks=pytest.mark.xdist_group("search_harness_10x10_8x8")),
     pytest.param(9, 9, 1, True, 0, (5, 0), "loop", 40, False, 1, False,
                  id="loop-9x9-depth1-unbounded-tss5"),
-    # Four lanes (the 85F's search), with a trial limit small enough that the lanes finish
-    # different depths, so that every rule of their choice is met.
+    # Four lanes, with a trial limit small enough that the lanes finish different depths, so
+    # that every rule of their choice is met.
     pytest.param(9, 9, 3, True, 1500, (7, 300), "standard", 20, False, 4, True,
                  id="standard-9x9-depth3-max1500-tss7-4-lanes-every-attack"),
 ]
