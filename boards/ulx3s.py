@@ -28,5 +28,5 @@ def _ulx3s(platform, size, clock_mhz, router, lanes=1, every_attack=False):
                  leds=(("led", 0), ("led", 1), ("led", 2), ("led", 3)), router=router)
 
 
-BOARDS = [_ulx3s(ULX3S_85F_Platform, 12, 60, "router1", lanes=2, every_attack=True),
+BOARDS = [_ulx3s(ULX3S_85F_Platform, 12, 60, "router1", lanes=3, every_attack=True),
           _ulx3s(ULX3S_25F_Platform, 12, 70, "router1", lanes=2)]

@@ -1,6 +1,6 @@
 """The tile array against the reference engine, in cocotb on Verilator (``sim/array_tb.py``).
 
-``make test`` plays 900 moves of seeded random games; ``make verify-array`` runs the large
+``make test`` plays 700 moves of seeded random games; ``make verify-array`` runs the large
 campaign with other seeds (``FPGATRAX_ARRAY_MOVES`` and ``FPGATRAX_ARRAY_SEED``, which the make
 target sets).
 """
@@ -29,5 +29,5 @@ def test_random_games_against_the_engine(both_colours, labels):
                test_module="fpgatrax.sim.array_tb",
                env={"ARRAY_WIDTH": str(WIDTH), "ARRAY_HEIGHT": str(HEIGHT),
                     "ARRAY_LEVELS": str(LEVELS), "ARRAY_LABELS": str(int(labels)),
-                    "ARRAY_MOVES": os.environ.get("FPGATRAX_ARRAY_MOVES", "900"),
+                    "ARRAY_MOVES": os.environ.get("FPGATRAX_ARRAY_MOVES", "700"),
                     "ARRAY_SEED": os.environ.get("FPGATRAX_ARRAY_SEED", "1")})

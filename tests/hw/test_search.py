@@ -19,7 +19,7 @@ pytestmark = pytest.mark.verilator
 # read in evasion nodes), on an array that follows both colours at once; the last the 85F's,
 # whose arrays label their tracks (every attack), in four lanes instead of its two.
 CASES = [
-    pytest.param(9, 9, 3, True, 3000, (7, 1000), "standard", 60, True, 1, False,
+    pytest.param(9, 9, 3, True, 3000, (7, 1000), "standard", 40, True, 1, False,
                  id="standard-9x9-depth3-max3000-tss7-both-colours"),
     # The trials benchmark's test compiles the same search: on one worker, it reuses this build.
     pytest.param(10, 10, 2, False, 400, (0, 0), "8x8", 60, False, 1, False,
@@ -29,7 +29,7 @@ CASES = [
                  id="loop-9x9-depth1-unbounded-tss5"),
     # Four lanes, with a trial limit small enough that the lanes finish different depths, so
     # that every rule of their choice is met.
-    pytest.param(9, 9, 3, True, 1500, (7, 300), "standard", 20, False, 4, True,
+    pytest.param(9, 9, 3, True, 1500, (7, 300), "standard", 16, False, 4, True,
                  id="standard-9x9-depth3-max1500-tss7-4-lanes-every-attack"),
 ]
 
