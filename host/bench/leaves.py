@@ -67,7 +67,8 @@ def main(argv=None):
     except UserError as err:
         parser.exit(1, f"{PROG}: error: {err}\n")
     search = LeafCounter(None, (settings.width, settings.height), settings.depth,
-                         settings.extension, bool(settings.evasions))
+                         settings.extension, bool(settings.evasions),
+                         every_attack=bool(settings.every_attack))
     trials = leaves = repeated = searches = 0
     progress = Progress(unit="position")
     chosen = positions[::args.every]

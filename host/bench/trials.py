@@ -2,8 +2,9 @@
 
 A *trial* is one move tried on the array: place, forced play, loop and line detection and the
 threat passes (``TRY_THREAT``). For each board this runs the gateware search with the board's
-settings (array size, variant, depth, evasions, threat-space search) in Verilator on positions
-from play, capped at ``--trials`` trials per search so that the simulation takes minutes, and
+settings (array size, variant, depth, evasions, every attack, threat-space search) in Verilator
+on positions from play, capped at ``--trials`` trials per search so that the simulation takes
+minutes, and
 reports the cycles per trial of each search (median and 99th percentile), the board's clock, and
 so the board's trials per second. On the same positions, in the same run, it times in Python on
 this machine the reference engine doing the same work per trial (play the move with its forced
@@ -80,7 +81,7 @@ def _settings(target, trials):
     return {"depth": target.depth, "evasions": target.evasions, "max_trials": trials,
             "tss": target.tss, "tss_trials": tss_trials_for(trials, target.tss),
             "both_colours": target.both_colours, "variant": target.variant,
-            "lanes": target.lanes}
+            "lanes": target.lanes, "every_attack": target.every_attack}
 
 
 def _positions(moves_lists, variant):
@@ -118,7 +119,8 @@ def model_rate(positions, window_size, settings):
                                  window=window_size, depth=settings["depth"],
                                  extension=DEFAULT_EXTENSION if settings["evasions"] else 0,
                                  evasions=settings["evasions"], tss=settings["tss"],
-                                 tss_trials=settings["tss_trials"] or None)
+                                 tss_trials=settings["tss_trials"] or None,
+                                 every_attack=settings["every_attack"])
             choice = model.choose(position)
             done += choice.trials if choice else 0
         elapsed = time.perf_counter() - started
@@ -141,7 +143,8 @@ def measure_board(target, positions=POSITIONS, trials=TRIALS, seed=SEED):
     window_size = (target.width, target.height)
     played = _positions([search["moves"] for search in searches], target.variant)
     described = f"{target.width}x{target.height}, depth {target.depth}" + (
-        f", evasions, TSS {target.tss}" if target.tss else "") + (
+        f", evasions{' of every attack' if target.every_attack else ''}, TSS {target.tss}"
+        if target.tss else "") + (
         ", both colours per pass" if target.both_colours else "") + (
         f", {target.lanes} lanes" if target.lanes > 1 else "")
     return BoardTrials(
