@@ -14,8 +14,8 @@ bench-trials``: 2.05 M trials per second). The labels take about a hundred LUT4 
 four such lanes mapped to 98,659 LUT4, three to 52,650 but routed only to 49.0 MHz; four lanes
 without labels took 37,844 (Fmax 74.9 MHz, 3.88 M trials per second), three 16×16 lanes with
 the keeper 47,451 (not routed at 60 MHz in 29 minutes). The LFE5U-25F has two at 70 MHz:
-19,586 LUT4 of 24,288, Fmax 79.9 MHz, 2.52 M trials per second (one 16×16 lane: 1.33 M). router1 routes both
-(router2 stopped converging on the 25F at 50 MHz; ``docs/measurements.md``).
+19,586 LUT4 of 24,288, Fmax 79.9 MHz, 2.52 M trials per second (one 16×16 lane: 1.33 M).
+router1 routes both (router2 stopped converging on the 25F at 50 MHz; ``docs/measurements.md``).
 """
 
 from amaranth_boards.ulx3s import ULX3S_25F_Platform, ULX3S_85F_Platform
