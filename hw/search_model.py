@@ -503,7 +503,8 @@ class SearchModel:
     def _value(self, position, move, ply, alpha, beta, best, attacked):
         """The value of ``move`` at ``ply`` for its mover, in a node whose window is (alpha,
         beta), whose best so far is ``best`` and which was under the attack ``attacked`` (the
-        pair of squares made by the move before, or None); None if the move is illegal."""
+        pair of squares made by the move before, True with ``every_attack``, or None); None if
+        the move is illegal."""
         mover = position.to_move
         if not self._trial(position, move):
             return None
