@@ -52,7 +52,7 @@ player's strength can be measured at Python speed and its speed in cycles. The a
      (``holds_attack``: any track, made by this move, by its forced play or before). A move
      that ends nothing and leaves the opponent an attack is worth ``ply + 1 - WIN`` at once, at
      every ply (the opponent closes that loop next); a move after which the mover holds one
-     made an attack. This is exact where the squares are enough is not: it sees attacks made
+     made an attack. Unlike the squares of the placed tile's track, this sees attacks made
      by forced play, and every attack of a double one.
    - **Attack extensions.** A move at the search's horizon (or up to ``extension - 1`` plies
      beyond it) that makes an attack is not valued by a leaf scan at once: its evasion node
@@ -289,11 +289,11 @@ def holds_attack(position, colour, window=None):
         sides = entry >> shift & 0xF
         if not sides or not _inside(a, window):
             continue
+        side = (sides & -sides).bit_length() - 1       # the only one after forced play
         for b in (a + DELTA[1], a + DELTA[2]):         # east, south
             other = frontier.get(b)
             if other is None or not other >> shift & 0xF or not _inside(b, window):
                 continue
-            side = (sides & -sides).bit_length() - 1
             ends = position.track_ends(a + DELTA[side], colour)
             if ends is not None and {key + DELTA[d] for key, d in ends} == {a, b}:
                 return True
