@@ -108,6 +108,7 @@ class Board:
     a detection pass follows both at once (fewer cycles per trial, more LUTs per cell).
     ``every_attack`` gives the arrays labels for their tracks and the search the check
     evasions of every attack (``MoveSearch``), for more LUTs per cell and cycles per trial.
+    ``table`` gives each search a table of ``2**table`` leaf values in block RAM.
     ``lanes`` searches run at once, each on its own array (``hw/lanes.py``), each with the
     whole trial limit: a device with room for several arrays tries ``lanes`` times the moves.
     ``clock_mhz`` is the clock the board's PLL is asked for; :attr:`clk_freq` is the one it
@@ -133,6 +134,7 @@ class Board:
     router: str = "router1"
     both_colours: bool = False
     every_attack: bool = False
+    table: int = 0
     lanes: int = 1
     pll_pad: bool = False
     keeper_size: int = KEEPER_SIZE
@@ -191,15 +193,17 @@ class Board:
     @property
     def worst_move_seconds(self):
         """An upper bound of the time to answer: the trial limit plus a whole win pass (at most
-        three symbols on every square), at the array's most cycles per trial, plus loading
-        the window and the keeper's pass (``keeper_cycles`` of a pass over a full keeper)."""
+        three symbols on every square), at the array's most cycles per trial, plus emptying the
+        table of leaf values, loading the window and the keeper's pass (``keeper_cycles`` of a
+        pass over a full keeper)."""
         trials = self.max_trials + 3 * self.width * self.height
         # A game as wide and tall as the keeper holds: every square in its pass, and a fitting
         # move on three symbols of a frontier of four sides.
         size = self.keeper_size
         keeper = keeper_cycles(PlayerChoice(None, None, None, 3 * 4 * size, False, size * size),
                                (self.width, self.height))
-        return (trials * self.cycles_per_trial + keeper) / self.clk_freq
+        empty = (1 << self.table) if self.table else 0
+        return (trials * self.cycles_per_trial + empty + keeper) / self.clk_freq
 
 
 class BoardTop(Elaboratable):
@@ -212,7 +216,7 @@ class BoardTop(Elaboratable):
                              extension=board.extension, max_trials=board.max_trials,
                              tss=board.tss, tss_trials=board.tss_trials,
                              both_colours=board.both_colours, lanes=board.lanes,
-                             every_attack=board.every_attack,
+                             every_attack=board.every_attack, table=board.table,
                              variant=board.variant, keeper_size=board.keeper_size,
                              forgetting=board.forgetting)
 

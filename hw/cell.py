@@ -235,22 +235,31 @@ class Cell(wiring.Component):
         ctl, B = self.ctl, self.label_bits
         none = (1 << B) - 1
         label = self.label[lane]
-        # The sides it takes a label from: a tile's track of the colour, an empty square's
-        # entering track (at most one).
-        track = Signal(4, name=f"track_{lane}")
-        m.d.comb += track.eq(Mux(self.occ, self.state.tile ^ colour.replicate(4),
-                                 self._entering(colour)))
-        low = Mux(track[0], 0, Mux(track[1], 1, Mux(track[2], 2, 3)))
-        high = Mux(track[3], 3, Mux(track[2], 2, Mux(track[1], 1, 0)))
-        side = Signal(2, name=f"side_{lane}")
-        m.d.comb += side.eq(Mux(ctl.half, high, low))
+        # The side it takes a label from this clock, and whether it has one, are registered
+        # for each colour (the path from the neighbours' tiles through the side's choice to the
+        # comparator was the longest): the tiles are still during detection, and a pass's
+        # colour, which may change with its first clock, only picks one of the two.
+        sides, tracks = [], []
+        for c in range(2):
+            # The sides of a tile's track of the colour, or of an empty square's entering
+            # track (at most one).
+            track = Signal(4, name=f"track_{lane}_{c}")
+            m.d.comb += track.eq(Mux(self.occ, self.state.tile ^ Const(c, 1).replicate(4),
+                                     self._entering(Const(c, 1))))
+            low = Mux(track[0], 0, Mux(track[1], 1, Mux(track[2], 2, 3)))
+            high = Mux(track[3], 3, Mux(track[2], 2, Mux(track[1], 1, 0)))
+            side, tracked = Signal(2, name=f"side_{lane}_{c}"), Signal(name=f"tracked_{lane}_{c}")
+            m.d.sync += [side.eq(Mux(~ctl.half, high, low)), tracked.eq(track.any())]
+            sides.append(side)
+            tracks.append(tracked)
+        side, tracked = Mux(colour, sides[1], sides[0]), Mux(colour, tracks[1], tracks[0])
         offered = Signal(B, name=f"offered_{lane}")
         with m.Switch(side):
             for d in range(4):
                 with m.Case(d):
                     m.d.comb += offered.eq(self.nb[d].label[lane])
         falls = Signal(name=f"falls_{lane}")
-        m.d.comb += falls.eq(ctl.threat & ~ctl.init & track.any() & (offered < label))
+        m.d.comb += falls.eq(ctl.threat & ~ctl.init & tracked & (offered < label))
         with m.If(ctl.init):
             m.d.sync += label.eq(Mux(self.occ, self.index, none))
         with m.Elif(falls):

@@ -95,6 +95,8 @@ class Player(wiring.Component):
         The search's trials at most (``MoveSearch``; 0: no limit).
     every_attack : bool
         The arrays label their tracks and the search judges every attack (``MoveSearch``).
+    table : int
+        Each search's table of ``2**table`` leaf values in block RAM (``MoveSearch``; 0: none).
     both_colours : bool
         The array follows both colours in one detection pass (``TileArray``): the same moves in
         fewer clocks, for more LUTs.
@@ -136,7 +138,7 @@ class Player(wiring.Component):
     def __init__(self, *, width, height, clk_freq, baud=19200, depth=DEFAULT_DEPTH,
                  evasions=True, extension=DEFAULT_EXTENSION, max_trials=0, tss=0, tss_trials=0,
                  both_colours=False, lanes=1, variant="standard", team="FT", every_attack=False,
-                 keeper_size=KEEPER_SIZE, keeper_log=KEEPER_LOG, forgetting=True):
+                 table=0, keeper_size=KEEPER_SIZE, keeper_log=KEEPER_LOG, forgetting=True):
         variant = variant_named(variant)
         limit = variant.span_limit
         if limit is not None and (width < limit or height < limit):
@@ -156,7 +158,7 @@ class Player(wiring.Component):
         self._protocol = Protocol(team=team, col_bits=notation_bits, row_bits=notation_bits)
         self._search = SearchLanes(width, height, lanes=lanes, both_colours=both_colours,
                                    depth=depth, evasions=evasions, extension=extension,
-                                   every_attack=every_attack,
+                                   every_attack=every_attack, table=table,
                                    max_trials=max_trials, tss=tss, tss_trials=tss_trials,
                                    variant=variant)
         super().__init__({

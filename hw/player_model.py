@@ -342,8 +342,11 @@ def keeper_cycles(choice, size):
             choice.keeper_trials * KEEPER_CYCLES_PER_TRY)
 
 
-def board_cycles(choice, size, cycles_per_trial):
+def board_cycles(choice, size, cycles_per_trial, table=0):
     """At most the clocks the board spends on a PlayerChoice: its search's trials (the busiest
-    lane's) at ``cycles_per_trial`` each, and ``keeper_cycles``."""
-    trials = choice.search.time_trials if choice.search is not None else 0
-    return trials * cycles_per_trial + keeper_cycles(choice, size)
+    lane's) at ``cycles_per_trial`` each, emptying its table of ``2**table`` leaf values (if it
+    has one), and ``keeper_cycles``."""
+    if choice.search is None:
+        return keeper_cycles(choice, size)
+    empty = (1 << table) if table else 0
+    return choice.search.time_trials * cycles_per_trial + empty + keeper_cycles(choice, size)

@@ -62,6 +62,7 @@ a method that adds its statements:
 
 from amaranth.hdl import Array, Cat, Const, Module, Mux, Signal
 from amaranth.lib import data, wiring
+from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
 from fpgatrax.host.rules.variant import variant_named
@@ -69,10 +70,13 @@ from fpgatrax.hw.array_port import ArrayPort, Op, attack_layout, command_states,
 from fpgatrax.hw.search_model import (
     DEFAULT_DEPTH,
     DEFAULT_EXTENSION,
+    TABLE_KEY_BITS,
     SearchValues,
     check_attack_settings,
     check_lane,
+    check_table,
     levels_of,
+    zobrist_table,
 )
 from fpgatrax.hw.tiles import Symbol
 
@@ -93,13 +97,14 @@ def result_layout(width, height, values):
     return data.StructLayout({"move": square_layout(width, height), "value": values.value})
 
 
-def frame_layout(width, height, values, evasions=True):
+def frame_layout(width, height, values, evasions=True, table=False):
     """What one ply of the search keeps while a deeper ply runs: ``first`` while it tries its
     first move (the root's last choice, or the ply's killer), ``tried_first`` once that move
     has been placed (so the raster scan does not value it again), whether it is a ``leaf``
-    scan, and whether the move before it made an attack (``attacked``: an evasion node) and
-    where (``attack``; a search without ``evasions`` keeps neither). ``values`` is the
-    search's :class:`~.search_model.SearchValues`."""
+    scan, whether the move before it made an attack (``attacked``: an evasion node) and
+    where (``attack``; a search without ``evasions`` keeps neither), and with a ``table`` of
+    leaf values the position's ``key``. ``values`` is the search's
+    :class:`~.search_model.SearchValues`."""
     fields = {
         "move": square_layout(width, height),
         "alpha": values.value, "beta": values.value, "best": values.value,
@@ -107,6 +112,8 @@ def frame_layout(width, height, values, evasions=True):
     }
     if evasions:
         fields.update({"attacked": 1, "attack": attack_layout(width, height)})
+    if table:
+        fields["key"] = TABLE_KEY_BITS
     return data.StructLayout(fields)
 
 
@@ -140,6 +147,10 @@ class MoveSearch(wiring.Component):
     variant : str
         ``standard``, ``8x8`` (a trial spanning more than 8 columns or rows is illegal) or
         ``loop`` (lines do not win).
+    table : int
+        A table of ``2**table`` leaf values in block RAM (0: none), emptied from each search's
+        start, an entry a clock, while the win pass runs: a leaf whose position was scanned
+        before in the search takes its value without a trial (12 in the model's docstring).
     lane, lanes : int
         With ``lanes`` above 1 the search is lane ``lane`` of a :class:`~.lanes.SearchLanes`:
         at the root it tries only the squares with ``(x + y) % lanes == lane`` (the others are
@@ -181,8 +192,10 @@ class MoveSearch(wiring.Component):
 
     def __init__(self, width, height, *, depth=DEFAULT_DEPTH, evasions=True,
                  extension=DEFAULT_EXTENSION, max_trials=0, tss=0, tss_trials=0,
-                 variant="standard", lane=0, lanes=1, every_attack=False):
+                 variant="standard", lane=0, lanes=1, every_attack=False, table=0):
         check_lane(lane, lanes)
+        check_table(table, (width, height))
+        self.table = table
         if not isinstance(max_trials, int) or not 0 <= max_trials < 1 << TRIAL_BITS:
             raise ValueError(f"max_trials must be a whole number below 2**{TRIAL_BITS} "
                              f"(0: no limit), not {max_trials!r}")
@@ -240,7 +253,7 @@ class MoveSearch(wiring.Component):
         self._legal_seen = Signal()
         # The frame stack: the scanning ply's frame, and the frames of plies 1 … P - 1 while a
         # deeper ply runs (ply k's at index k - 1).
-        frame = frame_layout(W, H, v, self._squares)
+        frame = frame_layout(W, H, v, self._squares, bool(self.table))
         self._frame = Signal(frame)
         self._stack = Array(Signal(frame, name=f"frame_{k + 1}") for k in range(P - 1))
         self._move = self._frame.move
@@ -261,10 +274,14 @@ class MoveSearch(wiring.Component):
         threats = ~self._win_pass if self.evasions else self._leaf
         m.d.comb += self._try_op.eq(Mux(threats, Op.TRY_THREAT, Op.TRY))
         self._leaf_value = self._leaf_value_of(m)
+        if self.table:
+            self._table_ports(m)
         m.d.comb += self.busy.eq(1)
         m.d.sync += self.done.eq(0)
         with m.FSM():
             self._idle(m)
+            if self.table:
+                self._probe_states(m)
             self._ring_states(m)
             self._trial_states(m)
             self._result_state(m)
@@ -284,6 +301,8 @@ class MoveSearch(wiring.Component):
                 m.d.sync += [flag.eq(0) for flag in self._has_killer]
                 if self.lanes > 1:
                     m.d.sync += [self.finished.eq(0), self.proven.eq(0)]
+                if self.table:
+                    m.d.sync += self._emptying.eq(1)
                 m.next = "START"
 
     # -- what the last TRY found ----------------------------------------------------------------
@@ -422,6 +441,8 @@ class MoveSearch(wiring.Component):
                 m.d.sync += frame.attack.eq(attack)
         self._latch_ring(m)
         if killer is None:
+            if self.table:
+                m.d.sync += frame.key.eq(0)
             m.d.sync += frame.first.eq(0)
             self._ring_start(m, now=True)
             return
@@ -435,7 +456,8 @@ class MoveSearch(wiring.Component):
         """One ply deeper: keep this ply's frame (with ``tried_first`` as it now stands) and
         start the child's, whose window is (-beta, -max(alpha, best)). The child is a leaf scan
         at the horizon, unless the move made an attack and the extension allows one more ply;
-        it is an evasion node if the move made an attack."""
+        it is an evasion node if the move made an attack. Returns whether the child is a leaf
+        scan."""
         frame, ply, stack = self._frame, self._ply, self._stack
         made, horizon = self._makes_mine, self._horizon
         if self.evasions:
@@ -447,6 +469,9 @@ class MoveSearch(wiring.Component):
                      ply.eq(ply + 1)]
         self._new_frame(m, -frame.beta, -Mux(frame.alpha > frame.best, frame.alpha, frame.best),
                         killer=ply - 1, child=child)
+        if self.table:
+            m.d.sync += self._frame.key.eq(frame.key ^ self._move_key)
+        return child[0]
 
     def _pop(self, m, child):
         """Back to the parent ply with the value ``child`` of its move for the child's
@@ -531,6 +556,7 @@ class MoveSearch(wiring.Component):
                 with m.If(self._mine):
                     with m.If(~frame.first):
                         self._remember(m)
+                    self._keep_leaf(m, win - ply)
                     self._pop(m, win - ply)
                 with m.Elif(~frame.first):
                     self._count_square(m)
@@ -591,8 +617,11 @@ class MoveSearch(wiring.Component):
             m.d.sync += self._value.eq(0)
             m.next = "DROP_RESULT"
         with m.Else():
-            self._push(m, tried_first)
+            leaf = self._push(m, tried_first)
             m.next = "SCAN"
+            if self.table:
+                with m.If(leaf):
+                    m.next = "PROBE"
 
     def _tss_ends(self, ply):
         """In the threat-space search, whether the move just tried (legal, ending nothing) is
@@ -628,6 +657,64 @@ class MoveSearch(wiring.Component):
         discard("ABORT", 1, goto(m, "CHOOSE"))
         if self.tss:
             discard("TSS_ABORT", 1, goto(m, "TSS_RING"))
+
+    # -- the table of leaf values ---------------------------------------------------------------
+
+    def _table_ports(self, m):
+        """The ROM of the moves' random keys (read at the square and symbol being tried: the
+        child's key is ready when a trial is judged) and the table of leaf values, read and
+        written at the scanning ply's key."""
+        W, H, bits = self.width, self.height, self.table
+        table = zobrist_table(W, H)
+        m.submodules.move_keys = keys = Memory(shape=TABLE_KEY_BITS, depth=len(table),
+                                               init=table)
+        key_read = keys.read_port()
+        move = self._move
+        m.d.comb += key_read.addr.eq(Cat(move.symbol, move.x, move.y))     # move_key_index
+        self._move_key = key_read.data
+        entry = data.StructLayout({"kept": 1, "tag": TABLE_KEY_BITS - bits,
+                                   "value": self.values.value})
+        m.submodules.leaf_values = leaves = Memory(shape=entry, depth=1 << bits, init=[])
+        self._leaf_read, self._leaf_write = leaves.read_port(), leaves.write_port()
+        # From a search's start, an entry a clock is emptied (``_emptied`` the next one).
+        self._emptying, self._emptied = Signal(), Signal(range(1 << bits))
+        with m.If(self._emptying):
+            m.d.sync += self._emptied.eq(self._emptied + 1)
+            with m.If(self._emptied == (1 << bits) - 1):
+                m.d.sync += self._emptying.eq(0)
+        key = self._frame.key
+        m.d.comb += [self._leaf_read.addr.eq(key[:bits]),
+                     self._leaf_write.addr.eq(Mux(self._emptying, self._emptied, key[:bits])),
+                     self._leaf_write.en.eq(self._emptying),
+                     self._leaf_write.data.kept.eq(~self._emptying),
+                     self._leaf_write.data.tag.eq(key[bits:])]
+
+    def _keep_leaf(self, m, value):
+        """Write the scanning leaf's ``value`` into the table, at its key (never while the
+        table is being emptied: no leaf is scanned before its probe), if there is a table."""
+        if not self.table:
+            return
+        m.d.comb += [self._leaf_write.en.eq(1), self._leaf_write.data.value.eq(value)]
+
+    def _probe_states(self, m):
+        """PROBE waits until the table is empty and a clock for the read of a new leaf's entry;
+        PROBED registers whether the entry holds the leaf's key, and its value (the block RAM's
+        output goes no further in one clock); PROBE_END takes that value (no trial) or starts
+        the leaf's scan."""
+        hit, value = Signal(), Signal(self.values.value)
+        with m.State("PROBE"):
+            with m.If(~self._emptying):
+                m.next = "PROBED"
+        with m.State("PROBED"):
+            kept = self._leaf_read.data
+            m.d.sync += [hit.eq(kept.kept & (kept.tag == self._frame.key[self.table:])),
+                         value.eq(kept.value)]
+            m.next = "PROBE_END"
+        with m.State("PROBE_END"):
+            with m.If(hit):
+                self._pop(m, value)
+            with m.Else():
+                m.next = "SCAN"
 
     # -- values, plies and iterations -----------------------------------------------------------
 
@@ -715,6 +802,7 @@ class MoveSearch(wiring.Component):
                 with m.Else():
                     self._iteration(m, horizon + 1, first=False)
             with m.Elif(self._leaf):
+                self._keep_leaf(m, self._leaf_value)
                 self._pop(m, self._leaf_value)
             with m.Else():
                 self._pop(m, Mux(frame.best == -self.values.inf, 0, frame.best))

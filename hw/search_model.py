@@ -95,22 +95,45 @@ player's strength can be measured at Python speed and its speed in cycles. The a
     lane is this search on its share, with the whole trial limit; :mod:`.lanes_model` says how
     their answers make one.
 
+12. **Table of leaf values** (``table``, the devices with block RAM to spare). A leaf is often
+    reached twice in one search: the same moves in another order (moves of one side commute,
+    and forced play ends in the same tiles) make the same position. Each leaf position has a
+    key, the XOR of a random number per (array square, symbol) of the moves on its path from
+    the root (``zobrist_table``); a table of ``2**table`` entries, indexed by the key's low
+    bits and checked by the rest, keeps the value of each leaf scanned (the last one at each
+    index), and a leaf whose key is there takes that value without a trial. A leaf's value
+    depends only on its position and ply (the killer it tries first changes only the trials),
+    and a path's length is its ply, so the value is the scan's, but for keys that collide
+    (one in 2**32) or a symbol that ends up a different tile on two paths. The table is
+    emptied at every search's start; a leaf cut short by the trial limit is not kept, and a
+    leaf taken from the table sets no killer.
+
 The cost of a choice is counted in trials, exactly as the gateware spends them (each one a TRY
 command that places a tile). ``Choice.trials`` reports it. A draw (in the 8x8 variant, no legal
 move left) is not a result the array reports: the search plays on into it, finds no legal move
 and scores the position 0, which is what a draw is worth.
 """
 
+import random
 from dataclasses import dataclass
 
-from fpgatrax.host.rules.position import DELTA, FITS, SYMBOL_TILES, key_of, tile_symbol, xy_of
+from fpgatrax.host.rules.position import (
+    DELTA,
+    FITS,
+    SYMBOL_TILES,
+    SYMBOLS,
+    key_of,
+    tile_symbol,
+    xy_of,
+)
 
 __all__ = ["SearchModel", "Choice", "SearchValues", "candidates_in_order",
            "window_of", "threat_pair", "makes_threat", "holds_attack", "WIN", "MAX_COUNT",
            "THREAT_WEIGHT",
            "LEAF_LIMIT", "DEFAULT_DEPTH", "DEFAULT_EXTENSION", "DEFAULT_TSS", "CYCLES_PER_TRIAL",
            "CYCLES_PER_TRIAL_BOTH", "CYCLES_PER_TRIAL_LABELS", "cycles_per_trial",
-           "levels_of", "check_lane", "check_attack_settings", "tss_trials_for"]
+           "levels_of", "check_lane", "check_attack_settings", "check_table", "tss_trials_for",
+           "zobrist_table", "move_key_index", "TABLE_KEY_BITS"]
 
 WIN = 32               # the value of a win at ply 0; |values| never reach WIN + 1
 MAX_COUNT = 15         # the leaf counts squares up to this
@@ -133,6 +156,26 @@ CYCLES_PER_TRIAL_BOTH = 75
 #: The same for an array that labels its tracks (``labels``, the search with ``every_attack``),
 #: one colour per pass: on the same searches the highest was 98.1 (median 52.5).
 CYCLES_PER_TRIAL_LABELS = 118
+
+
+#: The bits of a position's key for the table of leaf values (see 12 in the module docstring).
+TABLE_KEY_BITS = 32
+
+
+def move_key_index(x, y, symbol, width, height):
+    """Where the random key of (array square, symbol number) lies in ``zobrist_table``: the
+    bits of y, x and the symbol side by side (the gateware's ROM address, with no arithmetic)."""
+    return (y << ((width - 1).bit_length() + 2)) | (x << 2) | symbol
+
+
+def zobrist_table(width, height):
+    """The random key of each (square, symbol) of a ``width`` × ``height`` array, at
+    ``move_key_index`` (unused indexes too): a leaf position's key is the XOR of its path's
+    moves'. The gateware's ROM holds the same numbers (a generator seeded with the array's
+    size)."""
+    rng = random.Random(f"fpgatrax leaf table {width}x{height}")
+    size = move_key_index(0, height, 0, width, height)
+    return [rng.getrandbits(TABLE_KEY_BITS) for _ in range(size)]
 
 
 def cycles_per_trial(both_colours=False, labels=False):
@@ -161,6 +204,16 @@ def check_lane(lane, lanes):
     """Refuse, with a ValueError, a lane that is not one of ``lanes``."""
     if not 0 <= lane < lanes:
         raise ValueError(f"lane {lane} is not one of lanes 0 to {lanes - 1}")
+
+
+def check_table(table, window):
+    """Refuse, with a ValueError, a table of leaf values of ``2**table`` entries that is not
+    from 2 to 2**16 entries (0: none) or that has no array window to key its moves by."""
+    if not isinstance(table, int) or not (table == 0 or 1 <= table <= 16):
+        raise ValueError(f"the table of leaf values has 2**table entries, table from 1 to 16 "
+                         f"(0: none), not {table!r}")
+    if table and window is None:
+        raise ValueError("the table of leaf values keys moves by array square: it needs a window")
 
 
 def check_attack_settings(evasions, extension, max_trials, tss, tss_trials, every_attack=False):
@@ -347,14 +400,15 @@ class SearchModel:
     plies that attacks may extend it by; without ``evasions`` the search ignores attacks (no
     evasion nodes, no extension: the iCE40 boards' search); ``tss`` plies of threat-space search
     (0: none) give up at ``tss_trials`` (None: ``max_trials``); ``every_attack`` judges attacks
-    anywhere (see 5 above; it needs ``evasions``). The array needs
+    anywhere (see 5 above; it needs ``evasions``); ``table`` keeps a table of ``2**table``
+    leaf values (see 12 above; 0: none; it needs a ``window``). The array needs
     :func:`levels_of` trial levels. ``lane`` of ``lanes`` searches only its share of the root's
     squares (see 11 above; it needs a ``window``). After :meth:`choose`, ``iterations`` holds the
     best root move and its value of each finished iteration, deepest last."""
 
     def __init__(self, max_trials=None, window=None, depth=DEFAULT_DEPTH,
                  extension=DEFAULT_EXTENSION, evasions=True, tss=0, tss_trials=None,
-                 lane=0, lanes=1, every_attack=False):
+                 lane=0, lanes=1, every_attack=False, table=0):
         if max_trials is not None and max_trials < 1:
             raise ValueError("the trial limit is at least one trial")
         if depth < 1:
@@ -364,6 +418,9 @@ class SearchModel:
         check_lane(lane, lanes)
         if lanes > 1 and window is None:
             raise ValueError("lanes split the array's squares: they need a window")
+        check_table(table, window)
+        self.table = table
+        self._zobrist = zobrist_table(*window) if table else None
         self.lane, self.lanes = lane, lanes
         self.iterations = []
         self.max_trials, self.window, self.depth = max_trials, window, depth
@@ -418,6 +475,8 @@ class SearchModel:
                  if self._owns(move[0])]
         self.trials = 0
         self._killers = {}       # ply -> (square, symbol) of its killer
+        self._leaves = {}        # the table of leaf values: index -> (tag, value)
+        self._key = 0            # the key of the position searched: its path's moves' XOR
         self._tss_mode = False
         first_legal = None
         for move in order:                                  # the win pass
@@ -508,6 +567,7 @@ class SearchModel:
         mover = position.to_move
         if not self._trial(position, move):
             return None
+        self._key ^= self._move_key(move)
         try:
             result = self._result(position, mover)
             if result:
@@ -528,7 +588,16 @@ class SearchModel:
             # move made an attack.
             return -self._node(position, ply + 1, -beta, -max(alpha, best), attack)
         finally:
+            self._key ^= self._move_key(move)
             position.undo()
+
+    def _move_key(self, move):
+        """The table's random key of ``move`` (its array square and symbol), 0 without one."""
+        if not self.table:
+            return 0
+        x, y = xy_of(move[0])
+        return self._zobrist[move_key_index(x - self._window[0], y - self._window[1],
+                                            SYMBOLS.index(tile_symbol(move[1])), *self.window)]
 
     def _attack(self, position, key, mover):
         """The attack the move that placed a tile at ``key`` made for ``mover``: its two
@@ -564,7 +633,20 @@ class SearchModel:
         return 0 if best == -WIN - 1 else best
 
     def _leaf(self, position, ply):
-        """The leaf evaluation for the side to move (see the module docstring)."""
+        """The leaf evaluation for the side to move (see the module docstring), from the table
+        of leaf values if it holds this position's, into it otherwise."""
+        if not self.table:
+            return self._scan(position, ply)
+        index, tag = self._key & ((1 << self.table) - 1), self._key >> self.table
+        kept = self._leaves.get(index)
+        if kept is not None and kept[0] == tag:
+            return kept[1]
+        value = self._scan(position, ply)
+        self._leaves[index] = tag, value
+        return value
+
+    def _scan(self, position, ply):
+        """The leaf scan: every candidate of the side to move tried (see 4 above)."""
         mover = position.to_move
         candidates = candidates_in_order(position, self._window)
         killer = self._killer(candidates, ply)

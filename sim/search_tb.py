@@ -13,8 +13,9 @@ default 1: the search with or without check evasions and their extension) and ``
 ``SEARCH_TSS_TRIALS`` (the threat-space search's plies and trial limit, default 0: none) and
 ``SEARCH_LANES`` (default 1; with more, the model is ``LanesModel``) and
 ``SEARCH_EVERY_ATTACK`` (default 0; 1: the arrays label their tracks and the search judges
-every attack). The figures (cycles per
-search, per trial) are printed.
+every attack) and ``SEARCH_TABLE`` (default 0; N: a table of 2**N leaf values). The figures
+(cycles per search, per trial) are printed; with a table, some search must have saved trials
+by it.
 """
 
 import os
@@ -44,12 +45,13 @@ TSS = int(os.environ.get("SEARCH_TSS", "0"))
 TSS_TRIALS = int(os.environ.get("SEARCH_TSS_TRIALS", "0")) or None
 LANES = int(os.environ.get("SEARCH_LANES", "1"))
 EVERY_ATTACK = os.environ.get("SEARCH_EVERY_ATTACK", "0") == "1"
+TABLE = int(os.environ.get("SEARCH_TABLE", "0"))
 
 
-def model():
+def model(table=TABLE):
     return search_model(LANES, max_trials=MAX_TRIALS, window=(WIDTH, HEIGHT), depth=DEPTH,
                         extension=EXTENSION, evasions=EVASIONS, tss=TSS, tss_trials=TSS_TRIALS,
-                        every_attack=EVERY_ATTACK)
+                        every_attack=EVERY_ATTACK, table=table)
 
 
 def unsigned(handle):
@@ -144,10 +146,12 @@ async def search_matches_model(dut):
     await harness.reset()
     positions = positions_from_play(int(PARAMS["positions"]), int(PARAMS["seed"]),
                                     PARAMS["variant"])
-    cycles, per_trial, wins = [], [], 0
+    cycles, per_trial, wins, saved = [], [], 0, 0
     for index, position in enumerate(positions):
         window = window_of(position, (WIDTH, HEIGHT))
         choice = model().choose(position)
+        if TABLE and choice is not None:
+            saved += model(table=0).choose(position).trials > choice.trials
         want = {"found": choice is not None}
         if choice is not None:
             x, y = xy_of(choice.move[0])
@@ -171,6 +175,8 @@ async def search_matches_model(dut):
         cycles.append(got["cycles"])
         per_trial.append(got["cycles"] / max(1, got["trials"]))
         wins += got["win"]
+    # With a table, the searches must have taken leaf values from it, or the test shows nothing.
+    assert saved or not TABLE, "no search saved a trial by its table of leaf values"
     dut._log.info(f"{len(positions)} positions agree ({wins} wins taken); cycles per search: "
                   f"median {statistics.median(cycles):.0f}, max {max(cycles)}; cycles per trial: "
                   f"median {statistics.median(per_trial):.1f}")

@@ -1,13 +1,14 @@
-"""Where the search's trials go: the leaf scans' share, and the share a cache of leaf values
-would save.
+"""Where the search's trials go: the leaf scans' share, and the share of scans of a position
+scanned before in the same search.
 
 Every leaf of the negamax scans all the candidates of the side to move, one trial each, so the
 leaves are most of a search's trials. A leaf reached twice in one search (by the same moves in
-another order: a transposition) is scanned twice; a transposition table holding leaf values
-would scan it once. This counts both, over whole negamax searches (no trial limit, so that every
-leaf of the full depth is met; no threat-space search) with a board's depth, array and attack
-settings, on positions from the games of a strength run (every ``--every``-th position where the
-model was to move, from its third move on):
+another order: a transposition) is scanned twice, unless the search's table of leaf values
+(``table``) still holds it. This counts both, over whole negamax searches (no trial limit, so
+that every leaf of the full depth is met; no threat-space search) with a board's depth, array,
+attack and table settings (``--model ...,table=0`` for none), on positions from the games of a
+strength run (every ``--every``-th position where the model was to move, from its third move
+on):
 
     python -m fpgatrax.host.bench.strength --opponent ENGINE --record games/
     python -m fpgatrax.host.bench.leaves games/
@@ -30,17 +31,17 @@ PROG = "python -m fpgatrax.host.bench.leaves"
 
 class LeafCounter(SearchModel):
     """The search, counting the trials of its leaf scans and of those that scan a position
-    (tiles and side to move) already scanned in the same search."""
+    (tiles and side to move) already scanned in the same search (the table's misses)."""
 
     def choose(self, position):
         self.leaf_trials = self.repeated_trials = 0
         self._scanned = set()
         return super().choose(position)
 
-    def _leaf(self, position, ply):
+    def _scan(self, position, ply):
         key = (frozenset(position.tiles.items()), position.to_move)
         before = self.trials
-        value = super()._leaf(position, ply)
+        value = super()._scan(position, ply)
         self.leaf_trials += self.trials - before
         if key in self._scanned:
             self.repeated_trials += self.trials - before
@@ -68,7 +69,7 @@ def main(argv=None):
         parser.exit(1, f"{PROG}: error: {err}\n")
     search = LeafCounter(None, (settings.width, settings.height), settings.depth,
                          settings.extension, bool(settings.evasions),
-                         every_attack=bool(settings.every_attack))
+                         every_attack=bool(settings.every_attack), table=settings.table)
     trials = leaves = repeated = searches = 0
     progress = Progress(unit="position")
     chosen = positions[::args.every]

@@ -2,7 +2,8 @@
 
 A *trial* is one move tried on the array: place, forced play, loop and line detection and the
 threat passes (``TRY_THREAT``). For each board this runs the gateware search with the board's
-settings (array size, variant, depth, evasions, every attack, threat-space search) in Verilator
+settings (array size, variant, depth, evasions, every attack, threat-space search, table of leaf
+values) in Verilator
 on positions from play, capped at ``--trials`` trials per search so that the simulation takes
 minutes, and
 reports the cycles per trial of each search (median and 99th percentile), the board's clock, and
@@ -81,7 +82,7 @@ def _settings(target, trials):
     return {"depth": target.depth, "evasions": target.evasions, "max_trials": trials,
             "tss": target.tss, "tss_trials": tss_trials_for(trials, target.tss),
             "both_colours": target.both_colours, "variant": target.variant,
-            "lanes": target.lanes, "every_attack": target.every_attack}
+            "lanes": target.lanes, "every_attack": target.every_attack, "table": target.table}
 
 
 def _positions(moves_lists, variant):
@@ -120,7 +121,8 @@ def model_rate(positions, window_size, settings):
                                  extension=DEFAULT_EXTENSION if settings["evasions"] else 0,
                                  evasions=settings["evasions"], tss=settings["tss"],
                                  tss_trials=settings["tss_trials"] or None,
-                                 every_attack=settings["every_attack"])
+                                 every_attack=settings["every_attack"],
+                                 table=settings["table"])
             choice = model.choose(position)
             done += choice.trials if choice else 0
         elapsed = time.perf_counter() - started
@@ -146,6 +148,7 @@ def measure_board(target, positions=POSITIONS, trials=TRIALS, seed=SEED):
         f", evasions{' of every attack' if target.every_attack else ''}, TSS {target.tss}"
         if target.tss else "") + (
         ", both colours per pass" if target.both_colours else "") + (
+        f", a table of {1 << target.table:,} leaf values" if target.table else "") + (
         f", {target.lanes} lanes" if target.lanes > 1 else "")
     return BoardTrials(
         name=target.name, settings=described,

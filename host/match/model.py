@@ -21,7 +21,8 @@ Specs (``PLAYER_KINDS["model"]`` in ``players.py``):
   its plies of extension after attacks, ``tss=N`` the plies of its threat-space search (0:
   none; it gives up at a quarter of the trial limit, ``tss_trials_for``), ``every_attack=1``
   the search that judges every attack, on arrays that label their tracks (the 85F's; 0: only
-  the attacks on the tracks of each move's tile, as on the 25F boards), ``lanes=N`` its
+  the attacks on the tracks of each move's tile, as on the 25F boards), ``table=N`` a table
+  of 2**N leaf values per search (0: none), ``lanes=N`` its
   searches at once (``hw/lanes_model.py``; an answer then takes the busiest lane's time).
 
 ``random_moves=K`` (default 0) makes the model's first K moves of each game random among the
@@ -82,6 +83,7 @@ class ModelSettings:
     board: str = "custom"
     evasions: int = 1          # 0: the search ignores attacks, as on the iCE40 boards
     every_attack: int = 0      # 1: attacks anywhere, on arrays that label tracks (the 85F)
+    table: int = 0             # a table of 2**table leaf values per search (0: none)
     extension: int = DEFAULT_EXTENSION
     tss: int = DEFAULT_TSS     # plies of the threat-space search (0: none)
     cycles_per_trial: int = CYCLES_PER_TRIAL    # the board's array's most (cycles_per_trial)
@@ -105,7 +107,7 @@ class ModelSettings:
             raise UserError(f"model: {err}") from None
         return cls(target.depth, target.max_trials, target.width, target.height,
                    target.clk_freq, board=name, evasions=int(target.evasions),
-                   every_attack=int(target.every_attack),
+                   every_attack=int(target.every_attack), table=target.table,
                    extension=target.extension, tss=target.tss,
                    cycles_per_trial=target.cycles_per_trial, lanes=target.lanes,
                    keeper=target.keeper_size, forgetting=target.forgetting)
@@ -121,7 +123,7 @@ class ModelSettings:
         search: SearchModel | LanesModel = search_model(
             self.lanes, max_trials=limit or None, window=(self.width, self.height),
             depth=self.depth, extension=self.extension, evasions=bool(self.evasions),
-            every_attack=bool(self.every_attack), tss=self.tss,
+            every_attack=bool(self.every_attack), table=self.table, tss=self.tss,
             tss_trials=tss_trials_for(limit, self.tss) or None)
         return search
 
@@ -132,13 +134,15 @@ class ModelSettings:
         if self.tss:
             attacks += (f", {self.tss}-ply threat-space search"
                         f"{f' up to {self.tss_trials:,} trials' if self.tss_trials else ''}")
+        if self.table:
+            attacks += f", a table of {1 << self.table:,} leaf values"
         lanes = f"{self.lanes} lanes, each with a " if self.lanes > 1 else ""
         return (f"{self.board}: depth {self.depth} ({attacks}), {trials}, "
                 f"{lanes}{self.width}x{self.height} array, {self.clock / 1e6:g} MHz")
 
 
-_INTEGERS = ("depth", "evasions", "every_attack", "extension", "tss", "max_trials", "width",
-             "height", "baud", "random_moves", "seed", "lanes", "keeper")
+_INTEGERS = ("depth", "evasions", "every_attack", "table", "extension", "tss", "max_trials",
+             "width", "height", "baud", "random_moves", "seed", "lanes", "keeper")
 # What a board decides; given all of them, no board is needed.
 _BOARD_FIELDS = {"depth", "max_trials", "width", "height", "clock"}
 
@@ -164,9 +168,9 @@ def parse_settings(argument: str, seed: int | None = None) -> ModelSettings:
             values[name] = float(text) if name == "clock" else int(text)
         except ValueError:
             raise UserError(f"model: {name} must be a number, not {text!r}") from None
-        lowest = 0 if name in ("evasions", "every_attack", "extension", "tss", "max_trials",
-                               "random_moves", "seed") else 1
-        highest = 1 if name in ("evasions", "every_attack") else float("inf")
+        lowest = 0 if name in ("evasions", "every_attack", "table", "extension", "tss",
+                               "max_trials", "random_moves", "seed") else 1
+        highest = {"evasions": 1, "every_attack": 1, "table": 16}.get(name, float("inf"))
         if not lowest <= values[name] <= highest:
             raise UserError(f"model: {name} {text} is out of range")
     values.setdefault("seed", seed)  # type: ignore[arg-type]
@@ -174,7 +178,7 @@ def parse_settings(argument: str, seed: int | None = None) -> ModelSettings:
         settings = ModelSettings(**values)  # type: ignore[arg-type]
     else:
         settings = ModelSettings.of_board(board or DEFAULT_BOARD)
-        changed = sorted(set(values) & (_BOARD_FIELDS | {"evasions", "every_attack",
+        changed = sorted(set(values) & (_BOARD_FIELDS | {"evasions", "every_attack", "table",
                                                            "extension", "tss", "lanes",
                                                            "keeper"}))
         if changed:
@@ -275,7 +279,8 @@ class ModelBot:
         self.stats.trials.append(search.trials if search else 0)
         self.stats.depths.append(search.depth if search else 0)
         self.stats.seconds.append(self.spend(board_cycles(choice, self.player.size,
-                                                          self.settings.cycles_per_trial)))
+                                                          self.settings.cycles_per_trial,
+                                                          self.settings.table)))
         chosen: Move = choice.move
         return chosen
 

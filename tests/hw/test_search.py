@@ -16,34 +16,41 @@ pytestmark = pytest.mark.verilator
 # The threat-space search runs in the first case (it gives up at 1,000 trials, so both of its
 # ends are met: a proof, and the negamax after giving up) and, unbounded, in the third.
 # The first case is the 25F boards' search (attacks on the placed tile's tracks, their squares
-# read in evasion nodes), on an array that follows both colours at once; the last the 85F's,
-# whose arrays label their tracks (every attack), in four lanes instead of its two.
+# read in evasion nodes), here on an array that follows both colours at once (a mode no board
+# builds, so that it is tested somewhere); the last the 85F's,
+# whose arrays label their tracks (every attack), in three lanes.
 CASES = [
-    pytest.param(9, 9, 3, True, 3000, (7, 1000), "standard", 40, True, 1, False,
+    pytest.param(9, 9, 3, True, 3000, (7, 1000), "standard", 24, True, 1, False, 0,
                  id="standard-9x9-depth3-max3000-tss7-both-colours"),
     # The trials benchmark's test compiles the same search: on one worker, it reuses this build.
-    pytest.param(10, 10, 2, False, 400, (0, 0), "8x8", 60, False, 1, False,
+    pytest.param(10, 10, 2, False, 400, (0, 0), "8x8", 60, False, 1, False, 0,
                  id="8x8-10x10-depth2-max400-no-evasions",
                  marks=pytest.mark.xdist_group("search_harness_10x10_8x8")),
-    pytest.param(9, 9, 1, True, 0, (5, 0), "loop", 40, False, 1, False,
+    pytest.param(9, 9, 1, True, 0, (5, 0), "loop", 40, False, 1, False, 0,
                  id="loop-9x9-depth1-unbounded-tss5"),
-    # Four lanes, with a trial limit small enough that the lanes finish different depths, so
+    # Three lanes, with a trial limit small enough that the lanes finish different depths, so
     # that every rule of their choice is met.
-    pytest.param(9, 9, 3, True, 1500, (7, 300), "standard", 16, False, 4, True,
-                 id="standard-9x9-depth3-max1500-tss7-4-lanes-every-attack"),
+    pytest.param(9, 9, 3, True, 1500, (7, 300), "standard", 12, False, 3, True, 0,
+                 id="standard-9x9-depth3-max1500-tss7-3-lanes-every-attack"),
+    # Tables of 64 leaf values in two lanes, on whole searches two plies deep: positions
+    # recur (forced play makes different moves one position) and entries are overwritten, so
+    # the table's hits and misses, and its tag check, all change the trials (the testbench
+    # requires that it saved some).
+    pytest.param(9, 9, 2, True, 0, (0, 0), "standard", 12, False, 2, True, 6,
+                 id="standard-9x9-depth2-unbounded-2-lanes-table64"),
 ]
 
 
 @pytest.mark.parametrize(
     "width,height,depth,evasions,max_trials,tss,variant,positions,both_colours,lanes,"
-    "every_attack", CASES)
+    "every_attack,table", CASES)
 def test_search_matches_model(width, height, depth, evasions, max_trials, tss, variant,
-                              positions, both_colours, lanes, every_attack):
+                              positions, both_colours, lanes, every_attack, table):
     count = int(os.environ.get("FPGATRAX_SEARCH_POSITIONS", positions))
     plies, tss_trials = tss
     harness = SearchHarness(width, height, depth=depth, evasions=evasions,
                             max_trials=max_trials, tss=plies, tss_trials=tss_trials,
                             both_colours=both_colours, variant=variant, lanes=lanes,
-                            every_attack=every_attack)
+                            every_attack=every_attack, table=table)
     runner.run(harness, name="search_harness", test_module="fpgatrax.sim.search_tb",
                env=harness.testbench_env(count, os.environ.get("FPGATRAX_SEARCH_SEED", "1")))

@@ -220,6 +220,8 @@ def test_function_transport_answers_and_crashes():
     ("model:evasions=0,tss=7", "a threat-space search needs the evasions"),
     ("model:evasions=0,every_attack=1", "judging every attack needs the evasions"),
     ("model:every_attack=2", "out of range"),
+    ("model:table=17", "out of range"),
+    ("model:table=-1", "out of range"),
     ("model:tss=4", "odd number of plies"),
     ("model:tss=1", "odd number of plies"),
 ])

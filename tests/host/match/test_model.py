@@ -58,6 +58,11 @@ def test_settings_of_a_board_and_over_it():
     assert parse_settings("evasions=0").every_attack == 0
     assert parse_settings("board=ulx3s-25f,every_attack=1,lanes=1").search().every_attack
     assert not parse_settings("every_attack=0,lanes=1").search().every_attack
+    # The 85F's searches keep a table of leaf values, as many entries as its board says.
+    assert parse_settings("").table == board("ulx3s-85f").table > 0
+    assert parse_settings("").search().lanes[0].table == board("ulx3s-85f").table
+    assert "a table of 1,024 leaf values" in parse_settings("table=10").describe()
+    assert parse_settings("table=0,lanes=1").search().table == 0
     ulx3s = parse_settings("tss=5")
     assert (ulx3s.tss, ulx3s.tss_trials) == (5, board("ulx3s-85f").max_trials // 4)
     assert "5-ply threat-space search" in ulx3s.describe()
