@@ -698,21 +698,16 @@ class MoveSearch(wiring.Component):
 
     def _probe_states(self, m):
         """PROBE waits until the table is empty and a clock for the read of a new leaf's entry;
-        PROBED registers whether the entry holds the leaf's key, and its value (the block RAM's
-        output goes no further in one clock); PROBE_END takes that value (no trial) or starts
-        the leaf's scan."""
-        hit, value = Signal(), Signal(self.values.value)
+        PROBED takes its value if the entry holds the leaf's key (no trial), else starts the
+        leaf's scan. (Registering the comparison first, a third state, made Yosys's ABC9 fail
+        an assertion on the 85F's design.)"""
         with m.State("PROBE"):
             with m.If(~self._emptying):
                 m.next = "PROBED"
         with m.State("PROBED"):
             kept = self._leaf_read.data
-            m.d.sync += [hit.eq(kept.kept & (kept.tag == self._frame.key[self.table:])),
-                         value.eq(kept.value)]
-            m.next = "PROBE_END"
-        with m.State("PROBE_END"):
-            with m.If(hit):
-                self._pop(m, value)
+            with m.If(kept.kept & (kept.tag == self._frame.key[self.table:])):
+                self._pop(m, kept.value)
             with m.Else():
                 m.next = "SCAN"
 

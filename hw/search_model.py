@@ -170,11 +170,11 @@ def move_key_index(x, y, symbol, width, height):
 
 def zobrist_table(width, height):
     """The random key of each (square, symbol) of a ``width`` × ``height`` array, at
-    ``move_key_index`` (unused indexes too): a leaf position's key is the XOR of its path's
-    moves'. The gateware's ROM holds the same numbers (a generator seeded with the array's
-    size)."""
+    ``move_key_index`` (every index of its bits, used or not): a leaf position's key is the XOR
+    of its path's moves'. The gateware's ROM holds the same numbers (a generator seeded with
+    the array's size)."""
     rng = random.Random(f"fpgatrax leaf table {width}x{height}")
-    size = move_key_index(0, height, 0, width, height)
+    size = 1 << ((width - 1).bit_length() + (height - 1).bit_length() + 2)
     return [rng.getrandbits(TABLE_KEY_BITS) for _ in range(size)]
 
 
