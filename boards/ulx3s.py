@@ -9,9 +9,12 @@ human games span 8 at the median, 10 at the 90th percentile: ``docs/figures.md``
 game is searched around the opponent's last move.
 
 The LFE5U-85F's arrays label their tracks, so its search judges every attack
-(``every_attack``): two lanes at 60 MHz, 38,249 LUT4 of 83,640, Fmax 68.0 MHz (``make
-bench-trials``: 2.05 M trials per second). The labels take about a hundred LUT4 per cell:
-four such lanes mapped to 98,659 LUT4, three to 52,650 but routed only to 49.0 MHz; four lanes
+(``every_attack``), and each of its searches keeps a table of 4,096 leaf values in block RAM
+(``table``): two lanes at 60 MHz (``docs/measurements.md`` for this build's figures; without
+the tables 38,249 LUT4 of 83,640, Fmax 68.0 MHz, 2.05 M trials per second in ``make
+bench-trials``). The labels take about a hundred LUT4 per cell: four such lanes mapped to
+98,659 LUT4; three to 52,650 but routed only to 49.0 MHz, and with the tables and the label's
+side registered to 57,815 LUT4 with an estimate of 42.5 MHz after placement; four lanes
 without labels took 37,844 (Fmax 74.9 MHz, 3.88 M trials per second), three 16×16 lanes with
 the keeper 47,451 (not routed at 60 MHz in 29 minutes). The LFE5U-25F has two at 70 MHz:
 19,586 LUT4 of 24,288, Fmax 79.9 MHz, 2.52 M trials per second (one 16×16 lane: 1.33 M).
@@ -31,5 +34,5 @@ def _ulx3s(platform, size, clock_mhz, router, lanes=1, every_attack=False, table
                  leds=(("led", 0), ("led", 1), ("led", 2), ("led", 3)), router=router)
 
 
-BOARDS = [_ulx3s(ULX3S_85F_Platform, 12, 60, "router1", lanes=3, every_attack=True, table=12),
+BOARDS = [_ulx3s(ULX3S_85F_Platform, 12, 60, "router1", lanes=2, every_attack=True, table=12),
           _ulx3s(ULX3S_25F_Platform, 12, 70, "router1", lanes=2)]

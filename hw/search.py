@@ -698,16 +698,19 @@ class MoveSearch(wiring.Component):
 
     def _probe_states(self, m):
         """PROBE waits until the table is empty and a clock for the read of a new leaf's entry;
-        PROBED takes its value if the entry holds the leaf's key (no trial), else starts the
-        leaf's scan. (Registering the comparison first, a third state, made Yosys's ABC9 fail
-        an assertion on the 85F's design.)"""
+        PROBED registers the entry (the block RAM's output is slow, so it goes no further in
+        that clock); PROBE_END takes its value if it holds the leaf's key (no trial), else
+        starts the leaf's scan."""
+        entry = Signal.like(self._leaf_read.data)
         with m.State("PROBE"):
             with m.If(~self._emptying):
                 m.next = "PROBED"
         with m.State("PROBED"):
-            kept = self._leaf_read.data
-            with m.If(kept.kept & (kept.tag == self._frame.key[self.table:])):
-                self._pop(m, kept.value)
+            m.d.sync += entry.eq(self._leaf_read.data)
+            m.next = "PROBE_END"
+        with m.State("PROBE_END"):
+            with m.If(entry.kept & (entry.tag == self._frame.key[self.table:])):
+                self._pop(m, entry.value)
             with m.Else():
                 m.next = "SCAN"
 

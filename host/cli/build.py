@@ -127,6 +127,8 @@ def board_table(targets):
                        f"+{target.extension}")
         if target.tss:
             search += f", TSS {target.tss} to {target.tss_trials:,}"
+        if target.table:
+            search += f", table {1 << target.table:,}"
         if target.lanes > 1:
             search += f", {target.lanes} lanes"
         lines.append(f"| {target.title} | {target.platform.device} | {target.variant} | "
