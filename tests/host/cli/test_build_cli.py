@@ -40,7 +40,7 @@ def test_table_is_written_between_the_markers(capsys, tmp_path, monkeypatch):
     assert all("| 1234 | 567 |" in row and "45.7 MHz" in row for row in rows[1:])
     # The search column names a board's table of leaf values, and only where it has one.
     assert [f"table {1 << b.table:,}" in row for b, row in
-            zip(build_cli.boards().values(), rows[1:])] == [
+            zip(build_cli.boards().values(), rows[1:], strict=True)] == [
         bool(b.table) for b in build_cli.boards().values()]
     assert block.strip().endswith(build_cli.board_table(list(build_cli.boards().values())))
     assert "wrote the board table" in out
