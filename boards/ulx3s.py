@@ -10,9 +10,9 @@ game is searched around the opponent's last move.
 
 The LFE5U-85F's arrays label their tracks, so its search judges every attack
 (``every_attack``), and each of its searches keeps a table of 4,096 leaf values in block RAM
-(``table``): two lanes at 60 MHz (``docs/measurements.md`` for this build's figures; without
-the tables 38,249 LUT4 of 83,640, Fmax 68.0 MHz, 2.05 M trials per second in ``make
-bench-trials``). The labels take about a hundred LUT4 per cell: four such lanes mapped to
+(``table``): two lanes at 60 MHz, 39,467 LUT4 of 83,640, 20 DP16KD, Fmax 70.1 MHz (without
+the tables 38,854 LUT4, 67.2 MHz). The labels take about a hundred LUT4 per cell: four such
+lanes mapped to
 98,659 LUT4; three to 52,650 but routed only to 49.0 MHz, and with the tables and the label's
 side registered to 57,815 LUT4 with an estimate of 42.5 MHz after placement; four lanes
 without labels took 37,844 (Fmax 74.9 MHz, 3.88 M trials per second), three 16×16 lanes with
