@@ -96,15 +96,17 @@ player's strength can be measured at Python speed and its speed in cycles. The a
     their answers make one.
 
 12. **Table of leaf values** (``table``, the devices with block RAM to spare). A leaf is often
-    reached twice in one search: the same moves in another order (moves of one side commute,
-    and forced play ends in the same tiles) make the same position. Each leaf position has a
+    reached twice in one search: the same moves in another order (moves of one side commute)
+    make the same position; so do different moves whose forced play ends in the same tiles,
+    which this table does not catch (their paths' keys differ). Each leaf position has a
     key, the XOR of a random number per (array square, symbol) of the moves on its path from
     the root (``zobrist_table``); a table of ``2**table`` entries, indexed by the key's low
     bits and checked by the rest, keeps the value of each leaf scanned (the last one at each
     index), and a leaf whose key is there takes that value without a trial. A leaf's value
     depends only on its position and ply (the killer it tries first changes only the trials),
     and a path's length is its ply, so the value is the scan's, but for keys that collide
-    (one in 2**32) or a symbol that ends up a different tile on two paths. The table is
+    (a filled entry's check passes wrongly about once in ``2**(32 - table)`` probes) or a
+    symbol that ends up a different tile on two paths. The table is
     emptied at every search's start; a leaf cut short by the trial limit is not kept, and a
     leaf taken from the table sets no killer.
 
