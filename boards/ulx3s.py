@@ -12,11 +12,10 @@ The LFE5U-85F's arrays label their tracks, so its search judges every attack
 (``every_attack``), and each of its searches keeps a table of 4,096 leaf values in block RAM
 (``table``): two lanes at 60 MHz, 39,467 LUT4 of 83,640, 20 DP16KD, Fmax 70.1 MHz (without
 the tables 38,854 LUT4, 67.2 MHz). The labels take about a hundred LUT4 per cell: four such
-lanes mapped to
-98,659 LUT4; three to 52,650 but routed only to 49.0 MHz, and with the tables and the label's
-side registered to 57,815 LUT4 with an estimate of 42.5 MHz after placement; four lanes
-without labels took 37,844 (Fmax 74.9 MHz, 3.88 M trials per second), three 16×16 lanes with
-the keeper 47,451 (not routed at 60 MHz in 29 minutes). The LFE5U-25F has two at 70 MHz:
+lanes mapped to 98,659 LUT4; three to 52,650 but routed only to 49.0 MHz, and with the tables
+and the label's side registered to 57,815 LUT4 with an estimate of 42.5 MHz after placement;
+four lanes without labels took 37,844 (Fmax 74.9 MHz, 3.88 M trials per second), three 16×16
+lanes with the keeper 47,451 (not routed at 60 MHz in 29 minutes). The LFE5U-25F has two at 70 MHz:
 19,586 LUT4 of 24,288, Fmax 79.9 MHz, 2.52 M trials per second (one 16×16 lane: 1.33 M).
 router1 routes both (router2 stopped converging on the 25F at 50 MHz; ``docs/measurements.md``).
 """
