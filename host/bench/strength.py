@@ -15,16 +15,20 @@ bots have no time limit (alphabeta keeps to its own thinking time); every other 
 
 Two deterministic players would play one game forever, so the model's first ``--random-moves``
 moves of each game are drawn at random among those after which the opponent proves no win, at
-once or by a short threat-space search (a different draw for every game; see ``random_moves``
-in ``host/match/model.py``). Each opponent meets the model ``--games`` times with each
-colour. The table gives wins, draws and losses from the model's side, the win rate with its 95 %
-interval (Wilson), and for the bots the project's targets; the notes give the trials, the
-finished depth and the board time per move. These are figures to read, not pass marks. Run it
-with ``make bench-strength`` (``OPPONENT=SPEC`` for one opponent, ``ARGS=--quick`` for seconds);
-``--write docs/measurements.md`` also puts the run's table, with its command, date and
-settings, between the page's markers ``<!-- generated: strength -->`` and ``<!-- end generated:
-strength -->`` (``host/bench/pages.py``); ``--record DIR`` keeps every game's record, to replay
-with ``fpgatrax show``.
+once or by a short threat-space search (see ``random_moves`` in ``host/match/model.py``). The
+draws differ from game to game by construction: the games of one opponent and colour are
+numbered, and the number picks the model's moves among the choices met (told apart up to the
+board's symmetries), with one more random move for as long as those drawn so far cannot give
+each game its own opening (``ModelBot._random_move``). So even a deterministic engine meets a
+new game every time; the notes count the games that differ. Each opponent meets the model
+``--games`` times with each colour. The table gives wins, draws and losses from the model's
+side, the win rate with its 95 % interval (Wilson), and for the bots the project's targets;
+the notes give the trials, the finished depth and the board time per move. These are figures
+to read, not pass marks. Run it with ``make bench-strength`` (``OPPONENT=SPEC`` for one
+opponent, ``ARGS=--quick`` for seconds); ``--write docs/measurements.md`` also puts the
+run's table, with its command, date and settings, between the page's markers ``<!--
+generated: strength -->`` and ``<!-- end generated: strength -->`` (``host/bench/pages.py``);
+``--record DIR`` keeps every game's record, to replay with ``fpgatrax show``.
 """
 
 import argparse
@@ -73,6 +77,7 @@ class Tally:
     forfeits: Counter[str] = field(default_factory=Counter)   # the opponent's, by kind
     ends: Counter[tuple[int, str]] = field(default_factory=Counter)  # (outcome, how)
     moves: list[int] = field(default_factory=list)        # each game's length in moves
+    games: set[tuple] = field(default_factory=set)        # the games' moves, each game once
 
 
 def wilson_interval(wins, games, z=1.96):
@@ -91,7 +96,7 @@ def _play_one(job):
     side (0 won, 1 drew, 2 lost), the model's search costs and the opponent's forfeit, if any.
     A process of its own may play it."""
     (settings, variant, time_limit, think, seed), (spec, colour, number, path) = job
-    session = ModelSession(replace(settings, seed=seed * 1000 + number), variant)
+    session = ModelSession(replace(settings, seed=seed, opening=number), variant)
     model = FunctionTransport("model", session.respond)
     model.clock = session.clock
     opponent = open_player(spec, PlayerOptions(variant=variant, seed=seed + number,
@@ -109,8 +114,8 @@ def _play_one(job):
             writer.close()
     outcome = 1 if result.winner is None else (0 if result.winner == colour else 2)
     opponent_forfeit = result.forfeit if outcome == 0 else None
-    return spec, colour, outcome, session.stats, opponent_forfeit, (result.how,
-                                                                     result.move_number)
+    return spec, colour, outcome, session.stats, opponent_forfeit, (
+        result.how, result.move_number, tuple(result.position.moves))
 
 
 def _parser():
@@ -127,8 +132,8 @@ def _parser():
     parser.add_argument("--random-moves", type=int, default=2, metavar="K",
                         help="the model's first K moves are drawn at random among those after "
                              "which the opponent proves no win (at once or by a 7-ply "
-                             "threat-space search), so that games differ "
-                             "(default 2)")
+                             "threat-space search), and more while the games would not all "
+                             "begin differently (default 2)")
     parser.add_argument("--time", type=float, default=1.0, metavar="S",
                         help="time limit per answer of an opponent that is not an in-process "
                              "bot (default 1 s, the competition's)")
@@ -199,10 +204,12 @@ def main(argv=None):
             for k, game in enumerate(schedule, 1)]
     played = run_unordered(_play_one, work, jobs, None if shared else args.cluster)
     progress(0, len(schedule), "")
-    for done, (spec, colour, outcome, stats, forfeit, (how, length)) in enumerate(played, 1):
+    for done, (spec, colour, outcome, stats, forfeit, (how, length, moves)) in enumerate(played,
+                                                                                       1):
         tally = tallies[spec]
         tally.ends[outcome, how] += 1
         tally.moves.append(length)
+        tally.games.add(moves)
         tally.results[colour][outcome] += 1
         tally.trials += stats.trials
         tally.depths.update(stats.depths)
@@ -262,7 +269,8 @@ def _ends_note(tally):
         for outcome in (0, 1, 2) if any(kind == outcome for kind, _ in tally.ends))
     moves = sorted(tally.moves)
     median = moves[len(moves) // 2] if moves else 0
-    return f"games ended: {ends or 'none'} (median length {median} moves)"
+    return (f"games ended: {ends or 'none'} (median length {median} moves); "
+            f"{len(tally.games)} of {len(tally.moves)} games differ")
 
 
 def _rate(wins, games):

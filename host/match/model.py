@@ -28,7 +28,8 @@ Specs (``PLAYER_KINDS["model"]`` in ``players.py``):
 ``random_moves=K`` (default 0) makes the model's first K moves of each game random among the
 moves after which the opponent proves no win (at once, or by a 7-ply threat-space search
 within 20,000 trials: ``SAFE_TSS``, ``SAFE_TRIALS``), drawn with ``seed=S``: two deterministic
-players would otherwise repeat one game forever.
+players would otherwise repeat one game forever. The strength bench numbers its games
+(``opening``) so that their openings differ (``ModelBot._random_move``).
 """
 
 import random
@@ -39,6 +40,7 @@ from fpgatrax.host.bots.session import BotSession
 from fpgatrax.host.link.transport import FunctionTransport
 from fpgatrax.host.rules.errors import UserError
 from fpgatrax.host.rules.position import Move, Position
+from fpgatrax.host.rules.symmetry import PositionKey, canonical
 from fpgatrax.hw.lanes_model import LanesModel, search_model
 from fpgatrax.hw.player_model import (
     KEEPER_SIZE,
@@ -80,6 +82,7 @@ class ModelSettings:
     baud: int = 19200
     random_moves: int = 0
     seed: int | None = None
+    opening: int | None = None  # the game's number in a run whose openings must differ
     board: str = "custom"
     evasions: int = 1          # 0: the search ignores attacks, as on the iCE40 boards
     every_attack: int = 0      # 1: attacks anywhere, on arrays that label tracks (the 85F)
@@ -261,9 +264,14 @@ class ModelBot:
         self.settings, self.stats, self.spend = settings, stats, spend
         self.rng = random.Random(settings.seed)
         self._refuter = proof_search()
+        self._openings = 1      # how many openings the random moves so far could tell apart
 
     def choose(self, position: Position) -> Move:
-        if len(position.moves) // 2 < self.settings.random_moves:
+        opening = self.settings.opening
+        if len(position.moves) < 2:
+            self._openings = 1
+        if (len(position.moves) // 2 < self.settings.random_moves
+                or (opening is not None and self._openings <= opening)):
             move = self._random_move(position)
             if move is not None:
                 self.spend(0)
@@ -286,11 +294,33 @@ class ModelBot:
 
     def _random_move(self, position: Position) -> Move | None:
         """A random legal move inside the array that does not lose (see ``loses``), or None if
-        there is none: the search then finds the best of the rest."""
+        there is none: the search then finds the best of the rest.
+
+        With an ``opening`` number, the moves are told apart up to the board's symmetries
+        (``canonical``: a move and its mirror image make the same game) and shuffled by the
+        seed and the position alone, and the opening's number, written in the mixed radix of
+        the choices met so far, picks one: a run's games numbered 0 to N - 1 then begin
+        differently against a deterministic opponent (whose replies are the same after the
+        same moves), one more random move being drawn for as long as the choices so far
+        cannot tell N openings apart."""
         window = window_of(position, (self.settings.width, self.settings.height))
-        safe = [move for move in candidates_in_order(position, window)
-                if position.push(move) and not loses(position, self._refuter)]
-        return self.rng.choice(safe) if safe else None
+        safe: list[Move] = [move for move in candidates_in_order(position, window)
+                            if position.push(move) and not loses(position, self._refuter)]
+        if not safe:
+            return None
+        opening = self.settings.opening
+        if opening is None:
+            return self.rng.choice(safe)
+        images: dict[PositionKey, Move] = {}
+        for move in safe:
+            position.play(move)
+            images.setdefault(canonical(position), move)
+            position.undo()
+        choices = list(images.values())
+        random.Random(f"{self.settings.seed} {canonical(position, False)}").shuffle(choices)
+        move = choices[opening // self._openings % len(choices)]
+        self._openings *= len(choices)
+        return move
 
 
 class ModelSession(BotSession):

@@ -75,13 +75,16 @@ def test_records_replay_to_the_tables_results(capsys, tmp_path):
     records = sorted((tmp_path / "games").iterdir())
     assert len(records) == 4
     won = lost = 0
+    games = set()
     for path in records:
         record = read_record(path)
         model = WHITE if record.white.startswith("model") else RED
         assert (record.white, record.black)[1 - model] == "greedy"
-        winner = replay(record).winner
-        won += winner == model
-        lost += winner == 1 - model
+        game = replay(record)
+        won += game.winner == model
+        lost += game.winner == 1 - model
+        games.add(tuple(game.position.moves))
     both = next(row.split() for row in out.splitlines() if row.startswith("greedy ")
                 and row.split()[1] == "both")
     assert [won, lost] == [int(both[3]), int(both[5])]
+    assert f"; {len(games)} of 4 games differ" in out
