@@ -14,21 +14,21 @@ bots have no time limit (alphabeta keeps to its own thinking time); every other 
 ``--time`` per answer, as in a match.
 
 Two deterministic players would play one game forever, so the model's first ``--random-moves``
-moves of each game are drawn at random among those after which the opponent proves no win, at
-once or by a short threat-space search (see ``random_moves`` in ``host/match/model.py``). The
-draws differ from game to game by construction: the games of one opponent and colour are
-numbered, and the number picks the model's moves among the choices met (told apart up to the
-board's symmetries), with one more random move for as long as those drawn so far cannot give
-each game its own opening (``ModelBot._random_move``). So even a deterministic engine meets a
-new game every time; the notes count the games that differ. Each opponent meets the model
-``--games`` times with each colour. The table gives wins, draws and losses from the model's
-side, the win rate with its 95 % interval (Wilson), and for the bots the project's targets;
-the notes give the trials, the finished depth and the board time per move. These are figures
-to read, not pass marks. Run it with ``make bench-strength`` (``OPPONENT=SPEC`` for one
-opponent, ``ARGS=--quick`` for seconds); ``--write docs/measurements.md`` also puts the
-run's table, with its command, date and settings, between the page's markers ``<!--
-generated: strength -->`` and ``<!-- end generated: strength -->`` (``host/bench/pages.py``);
-``--record DIR`` keeps every game's record, to replay with ``fpgatrax show``.
+moves of each game are drawn at random among those after which the opponent proves no win, at once
+or by a short threat-space search (see ``random_moves`` in ``host/match/model.py``). The draws
+differ from game to game by construction: the games of one opponent and colour are numbered, and
+the number picks the model's moves among the choices met, with one more random move for as long as
+those drawn so far cannot give each game its own opening (``ModelBot._random_move``). So even a
+deterministic engine meets a new game every time; the notes count the games that differ. Each
+opponent meets the model ``--games`` times with each colour. The table gives wins, draws and losses
+from the model's side, the win rate with its 95 % interval (Wilson), and for the bots the project's
+targets; the notes give the trials, the finished depth and the board time per move. These are
+figures to read, not pass marks. Run it with ``make bench-strength`` (``OPPONENT=SPEC`` for one
+opponent, ``ARGS=--quick`` for seconds); ``--write docs/measurements.md`` also puts the run's
+table, with its command, date and settings, between the page's markers
+``<!-- generated: strength -->`` and ``<!-- end generated: strength -->``
+(``host/bench/pages.py``); ``--record DIR`` keeps every game's record, to replay with
+``fpgatrax show``.
 """
 
 import argparse

@@ -18,12 +18,28 @@ Values are for the side to move: ``WIN``, ``DRAW`` or ``LOSS``.
 import random
 
 from fpgatrax.host.rules.errors import UserError
-from fpgatrax.host.rules.position import Move, Position
-from fpgatrax.host.rules.symmetry import canonical
+from fpgatrax.host.rules.position import Move, Position, xy_of
+from fpgatrax.host.rules.symmetry import SYMMETRIES, turn_point, turn_tile
 
 __all__ = ["WIN", "DRAW", "LOSS", "MiniSolver", "PerfectBot"]
 
 WIN, DRAW, LOSS = 1, 0, -1
+
+def canonical(position: Position, symmetries: bool = True) -> tuple:
+    """The key of ``position`` in the table: its side to move and tiles, moved to the origin,
+    and with ``symmetries`` the least such key over its sixteen images."""
+    cells = [(*xy_of(k), t) for k, t in position.tiles.items()]
+    mover = position.to_move
+    images = []
+    for name in (SYMMETRIES if symmetries else ["identity"]):
+        moved = [(*turn_point(name, x, y), turn_tile(name, t)) for x, y, t in cells]
+        x0 = min((x for x, _, _ in moved), default=0)
+        y0 = min((y for _, y, _ in moved), default=0)
+        tiles = tuple(sorted((x - x0, y - y0, t) for x, y, t in moved))
+        images.append((mover, tiles))
+        if symmetries:
+            images.append((1 - mover, tuple((x, y, t ^ 0xF) for x, y, t in tiles)))
+    return min(images)
 
 
 class MiniSolver:

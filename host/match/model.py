@@ -40,7 +40,6 @@ from fpgatrax.host.bots.session import BotSession
 from fpgatrax.host.link.transport import FunctionTransport
 from fpgatrax.host.rules.errors import UserError
 from fpgatrax.host.rules.position import Move, Position
-from fpgatrax.host.rules.symmetry import PositionKey, canonical
 from fpgatrax.hw.lanes_model import LanesModel, search_model
 from fpgatrax.hw.player_model import (
     KEEPER_SIZE,
@@ -296,13 +295,13 @@ class ModelBot:
         """A random legal move inside the array that does not lose (see ``loses``), or None if
         there is none: the search then finds the best of the rest.
 
-        With an ``opening`` number, the moves are told apart up to the board's symmetries
-        (``canonical``: a move and its mirror image make the same game) and shuffled by the
-        seed and the position alone, and the opening's number, written in the mixed radix of
-        the choices met so far, picks one: a run's games numbered 0 to N - 1 then begin
-        differently against a deterministic opponent (whose replies are the same after the
-        same moves), one more random move being drawn for as long as the choices so far
-        cannot tell N openings apart."""
+        With an ``opening`` number, the moves are shuffled by the seed and the position alone,
+        and the opening's number, written in the mixed radix of the choices met so far, picks
+        one: a run's games numbered 0 to N - 1 then begin differently against a deterministic
+        opponent (whose replies are the same after the same moves), one more random move being
+        drawn for as long as the choices so far cannot tell N openings apart. (Mirror images
+        count as different openings: the search's raster order, and most engines' move
+        order, do not play them as mirror games.)"""
         window = window_of(position, (self.settings.width, self.settings.height))
         safe: list[Move] = [move for move in candidates_in_order(position, window)
                             if position.push(move) and not loses(position, self._refuter)]
@@ -311,15 +310,10 @@ class ModelBot:
         opening = self.settings.opening
         if opening is None:
             return self.rng.choice(safe)
-        images: dict[PositionKey, Move] = {}
-        for move in safe:
-            position.play(move)
-            images.setdefault(canonical(position), move)
-            position.undo()
-        choices = list(images.values())
-        random.Random(f"{self.settings.seed} {canonical(position, False)}").shuffle(choices)
-        move = choices[opening // self._openings % len(choices)]
-        self._openings *= len(choices)
+        tiles = sorted(position.tiles.items())
+        random.Random(f"{self.settings.seed} {tiles}").shuffle(safe)
+        move = safe[opening // self._openings % len(safe)]
+        self._openings *= len(safe)
         return move
 
 
