@@ -266,11 +266,11 @@ class ModelBot:
         self._openings = 1      # how many openings the random moves so far could tell apart
 
     def choose(self, position: Position) -> Move:
-        opening = self.settings.opening
+        opening, random_moves = self.settings.opening, self.settings.random_moves
         if len(position.moves) < 2:
             self._openings = 1
-        if (len(position.moves) // 2 < self.settings.random_moves
-                or (opening is not None and self._openings <= opening)):
+        if (len(position.moves) // 2 < random_moves
+                or (random_moves and opening is not None and self._openings <= opening)):
             move = self._random_move(position)
             if move is not None:
                 self.spend(0)

@@ -231,7 +231,8 @@ def test_numbered_openings_differ_against_a_deterministic_opponent():
     """The strength bench numbers its games (``opening``): against an opponent that answers
     the same moves the same way (greedy with one seed: the same number gives the same game),
     games 0 to 11 must all begin differently, although one random move as white leaves only
-    two openings: more random moves are drawn where needed."""
+    two openings: more random moves are drawn where needed (but none when none is asked
+    for)."""
     settings = replace(SMALL, random_moves=1, seed=5)
 
     def opening(number, colour):
@@ -242,6 +243,8 @@ def test_numbered_openings_differ_against_a_deterministic_opponent():
         openings = [opening(number, colour) for number in range(12)]
         assert len(set(openings)) == 12, colour
         assert opening(7, colour) == openings[7]
+    settings = replace(settings, random_moves=0)            # none asked for: none drawn
+    assert opening(3, WHITE) == opening(4, WHITE)
 
 
 def test_a_move_loses_when_the_opponent_then_proves_a_win():
