@@ -14,11 +14,12 @@ centre red (out of room) and first green (game over).
 
 The player runs at 22 MHz from the PLL, which must be ``SB_PLL40_PAD``: the oscillator is on
 the PLL's own input pad (pin 35), which feeds nothing else. With forgetting the build reaches
-about 26 MHz (the longest path runs from the player's bounding box through the keeper's
-choice of side to forget; 4×4 at 27 MHz reached 26.9 MHz, 5×5 at 24 MHz 25.0), so 22 MHz keeps
-a margin of about 15 %. Until the controller's faster trials the design with the PLL
-overfilled the UP5K by 22 to 42 cells (5,302 of 5,280 at 16 MHz), so the board ran at its 12
-MHz oscillator; the PLL takes no logic cell, but synthesis varies by about 1 % with any change.
+about 26 MHz (its longest path runs from the search's ply through the array's flags into the
+player's control; 4×4 at 27 MHz reached 26.9 MHz, on a path from the player's bounding box
+through the keeper's sweep; 5×5 at 24 MHz 25.0), so 22 MHz keeps a margin of about 15 %.
+Until the controller's faster trials the design with the PLL overfilled the UP5K by 22 to 42
+cells (5,302 of 5,280 at 16 MHz), so the board ran at its 12 MHz oscillator; the PLL takes no
+logic cell, but synthesis varies by about 1 % with any change.
 """
 
 from amaranth_boards.icebreaker import ICEBreakerPlatform

@@ -204,8 +204,8 @@ def main(argv=None):
             for k, game in enumerate(schedule, 1)]
     played = run_unordered(_play_one, work, jobs, None if shared else args.cluster)
     progress(0, len(schedule), "")
-    for done, (spec, colour, outcome, stats, forfeit, (how, length, moves)) in enumerate(played,
-                                                                                       1):
+    for done, (spec, colour, outcome, stats, forfeit, game) in enumerate(played, 1):
+        how, length, moves = game
         tally = tallies[spec]
         tally.ends[outcome, how] += 1
         tally.moves.append(length)
