@@ -170,7 +170,7 @@ def _noise(board, rng):
     junk = bytes(rng.choice([b for b in range(256) if b not in b"\r\n"])
                  for _ in range(rng.randint(1, 40)))
     board.send_raw(junk + b"\n")
-    board.send_raw(rng.choice([b"@0", b"A1", b"B2/", b"-", b"@"]) + b"\n")
+    board.send_raw(rng.choice([b"@0", b"A1", b"B2", b"-", b"@"]) + b"\n")
     try:
         board.read_line(0.5)
     except NoAnswer:
