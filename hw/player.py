@@ -427,7 +427,7 @@ class Player(wiring.Component):
             ]
             ctl.next = "LOAD_CLEAR"
             if self.forgetting:
-                with ctl.If(self._trusted):
+                with ctl.If(self._trusted):      # after a move on trust: the edge move
                     ctl.next = "EDGE"
 
         self._command(ctl, "LOAD_CLEAR", {"op": Op.CLEAR}, goto(ctl, "LOAD_READ"))
@@ -544,7 +544,7 @@ class Player(wiring.Component):
                 ctl.d.sync += self._chosen.eq(legal)
                 ctl.next = "MINE"
             with ctl.Else():
-                ctl.next = "EDGE" if self.forgetting else "OUT_OF_ROOM"
+                ctl.next = "BLIND" if self.forgetting else "OUT_OF_ROOM"
 
     def _my_move_states(self, ctl, proto):
         """Step 5: the chosen move tried and committed in the keeper, and sent, encoded
@@ -579,6 +579,10 @@ class Player(wiring.Component):
             with ctl.State("EDGE_MINE"):
                 self._include(ctl, mine=True)
                 ctl.next = "SEND"
+            # The keeper has no move the player may play: as blind as after a move on trust.
+            with ctl.State("BLIND"):
+                ctl.d.sync += self._trusted.eq(1)
+                ctl.next = "WINDOW"
 
         with ctl.State("SEND"):
             mine = proto.my_move
