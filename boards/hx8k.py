@@ -7,8 +7,10 @@ else the squares around the opponent's last move. With the keeper a 10×10 array
 HX8K (8,602 of 7,680 logic cells, 2026-12-03); 8×8 takes 6,548. Before the keeper it had 10×10
 (an 11×11 array overfilled it by 11 % with the leaf's threat count). The UART is the FTDI's
 second channel; the status shows on LEDs D2 (thinking), D3 (bad input), D4 (out of room) and D5
-(game over). The PLL makes the player's 60 MHz clock from the 12 MHz oscillator (the build
-reached 70.7 MHz)."""
+(game over). The PLL makes the player's 54 MHz clock from the 12 MHz oscillator: at most 90 % of
+the Fmax its builds reach (59.1 to 63.5 MHz with the edge move, 2026-12-05; 60 MHz before,
+which one of those builds missed). Its 2-ply search finishes far inside the trial limit, so
+the lower clock costs it no strength."""
 
 from amaranth_boards.ice40_hx8k_b_evn import ICE40HX8KBEVNPlatform
 
@@ -16,7 +18,7 @@ from fpgatrax.boards.build import ICEPROG, Board
 
 BOARDS = [Board(
     name="hx8k", title="iCE40-HX8K breakout", platform=ICE40HX8KBEVNPlatform,
-    width=8, height=8, variant="standard", programmer=ICEPROG, clock_mhz=60,
+    width=8, height=8, variant="standard", programmer=ICEPROG, clock_mhz=54,
     depth=2,          # a third ply overfilled even the 11×11 player without the threat count
     evasions=False,   # the check evasions with a ply of extension after attacks overfilled
     extension=0,      # it (7,964 LCs of 7,680); the threat-space search needs them
