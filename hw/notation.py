@@ -46,17 +46,6 @@ class DecodedLayout(data.StructLayout):
         super().__init__({"move": MoveLayout(col_bits, row_bits), "error": 1})
 
 
-def _times(value, constant):
-    """``value * constant`` as a sum of shifted copies of ``value``: adders in the logic next to
-    the decoder, where a multiplier would take a DSP block that the placer may put far away (the
-    85F's build of 2026-12-05 reached only 58.2 MHz through one)."""
-    total = 0
-    for bit in range(constant.bit_length()):
-        if constant >> bit & 1:
-            total = total + (value << bit)
-    return total
-
-
 def _char_in(byte, first, last):
     return (byte >= ord(first)) & (byte <= ord(last))
 
@@ -105,8 +94,7 @@ class NotationDecoder(wiring.Component):
         # whether they outgrow their width.
         next_col = Signal(col_bits + 5)
         next_row = Signal(row_bits + 4)
-        m.d.comb += [next_col.eq(_times(move.col, 26) + letter),
-                     next_row.eq(_times(move.row, 10) + digit)]
+        m.d.comb += [next_col.eq(move.col * 26 + letter), next_row.eq(move.row * 10 + digit)]
         col_fits = next_col[col_bits:] == 0
         row_fits = next_row[row_bits:] == 0
 
