@@ -103,8 +103,7 @@ class Board:
     ``leds`` names the ``(resource, number)`` of the LED for each of :data:`STATUS` in order
     (a board with fewer LEDs shows the first ones); ``resources`` are added to the platform
     (UART pins or LEDs that amaranth-boards lacks). ``router`` is nextpnr's router for the
-    board: neither routes every design, so each board names the one that routes it; ``seed``
-    is nextpnr's seed for it (:data:`SEED` unless a placement with it misses the clock).
+    board: neither routes every design, so each board names the one that routes it.
     ``both_colours`` gives the array a flag per colour, so that
     a detection pass follows both at once (fewer cycles per trial, more LUTs per cell).
     ``every_attack`` gives the arrays labels for their tracks and the search the check
@@ -133,7 +132,6 @@ class Board:
     leds: tuple = ()
     resources: tuple = ()
     router: str = "router1"
-    seed: int = SEED
     both_colours: bool = False
     every_attack: bool = False
     table: int = 0
@@ -279,7 +277,7 @@ def build(target, log=print):
         # The figures come from files: YoWASP Yosys loses its stdout after ABC.
         script_after_synth=f"tee -q -o {name}.stat.json stat -json",
         # Timing is judged here, against the clock, with a clear message.
-        nextpnr_opts=f"--timing-allow-fail --seed {target.seed} --report {name}.report.json "
+        nextpnr_opts=f"--timing-allow-fail --seed {SEED} --report {name}.report.json "
                      f"--router {target.router}")
     # Logs of an earlier build must not tell about this one (a synthesis that fails writes no
     # nextpnr log).

@@ -22,19 +22,16 @@ router1 routes both (router2 stopped converging on the 25F at 50 MHz; ``docs/mea
 
 from amaranth_boards.ulx3s import ULX3S_25F_Platform, ULX3S_85F_Platform
 
-from fpgatrax.boards.build import OPENFPGALOADER, SEED, Board
+from fpgatrax.boards.build import OPENFPGALOADER, Board
 
 
-def _ulx3s(platform, size, clock_mhz, router, lanes=1, every_attack=False, table=0, seed=SEED):
-    return Board(name=f"ulx3s-{platform.device[-3:].lower()}", seed=seed,
+def _ulx3s(platform, size, clock_mhz, router, lanes=1, every_attack=False, table=0):
+    return Board(name=f"ulx3s-{platform.device[-3:].lower()}",
                  title=f"ULX3S {platform.device[-3:]}", platform=platform,
                  width=size, height=size, variant="standard", programmer=OPENFPGALOADER,
                  clock_mhz=clock_mhz, lanes=lanes, every_attack=every_attack, table=table,
                  leds=(("led", 0), ("led", 1), ("led", 2), ("led", 3)), router=router)
 
 
-# The 85F's placement with seed 1 put the notation decoder's multiplier far from it once the
-# edge move came in (Fmax 58.2 MHz, 2026-12-05); seed 2 places it again.
-BOARDS = [_ulx3s(ULX3S_85F_Platform, 12, 60, "router1", lanes=2, every_attack=True, table=12,
-                 seed=2),
+BOARDS = [_ulx3s(ULX3S_85F_Platform, 12, 60, "router1", lanes=2, every_attack=True, table=12),
           _ulx3s(ULX3S_25F_Platform, 12, 70, "router1", lanes=2)]
