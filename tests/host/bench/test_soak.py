@@ -2,13 +2,17 @@
 the UART soak by its figures."""
 
 import json
+import random
 import sys
+
+import pytest
 
 from fpgatrax.host.bench import soak
 from fpgatrax.host.bots import bots_for, make_bot
 from fpgatrax.host.bots.session import BotSession
-from fpgatrax.host.link.transport import FunctionTransport
+from fpgatrax.host.link.transport import FunctionTransport, NoAnswer
 from fpgatrax.host.match.model import ModelSession
+from fpgatrax.host.rules.notation import NotationError, parse_text
 from fpgatrax.host.rules.variant import VARIANT_NAMES
 from fpgatrax.sim import board as board_module
 from fpgatrax.sim import player_testbench
@@ -139,3 +143,25 @@ def test_uart_soak_without_figures_fails(monkeypatch, tmp_path, capsys):
     assert soak.main(["--games", "0", "--board-games", "0", "--uart-bytes", "5000",
                       "--record", str(tmp_path)]) == 1
     assert "ended without figures" in capsys.readouterr().out
+
+
+def test_the_noise_before_a_game_holds_no_whole_move():
+    """A board in a game cut short may rightly answer a whole move, so the noise's move line
+    cut short must never parse as one (it was once ``B2/``)."""
+
+    class Recorder:
+        def __init__(self):
+            self.lines = []
+
+        def send_raw(self, data):
+            self.lines += data.split(b"\n")[:-1]
+
+        def read_line(self, timeout):
+            raise NoAnswer("quiet")
+
+    for seed in range(200):
+        board = Recorder()
+        assert soak._noise(board, random.Random(seed)) == 0
+        short = board.lines[-1].decode()
+        with pytest.raises(NotationError):
+            parse_text(short)
