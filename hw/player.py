@@ -38,9 +38,12 @@ If the keeper has no room for the opponent's move (the tiles would span more tha
 columns or rows), the player has it forget the quarter of its board at the far side and tries
 again; a move it still has no room for is taken on trust (``hw/player_model.py``, "Past the
 keeper's board"), and from then on so is a move the keeper refuses. Either way ``out_of_room``
-lights until the next game, and the player goes on answering from what the keeper holds. A
-new game may arrive at any moment: the search is reset, the arrays and the keeper finish any
-command they are in and are cleared.
+lights until the next game. The player goes on answering from what the keeper holds until a
+move is taken on trust, and from then on (or when the keeper finds no move it may play) with
+the *edge move*, which is legal whatever the keeper forgot: a ``+`` just west of the tile of
+the move that last reached the game's westmost column, a row the player keeps with the game's
+box. A new game may arrive at any moment: the search is reset, the arrays and the keeper
+finish any command they are in and are cleared.
 """
 
 from amaranth.hdl import Const, Module, Mux, ResetInserter, Signal
@@ -224,6 +227,8 @@ class Player(wiring.Component):
         if self.forgetting:
             self._game = Signal(keeper_bbox_layout(self._bits), init={"empty": 1})
         self._including, self._including_mine = Signal(), Signal()
+        self._west_row = Signal(self._bits)      # a tile of the game's westmost column
+        self._trusted = Signal()                 # a move was taken on trust: edge moves only
 
         # After a reset the array and the keeper may still be finishing a command; they wait.
         with ctl.FSM(init="CLEAR") as fsm:
@@ -272,15 +277,17 @@ class Player(wiring.Component):
         square = data.View(_keeper_square(self._bits), square)
         with ctl.If(self._including & box.empty):
             ctl.d.sync += [box.min_x.eq(square.x), box.min_y.eq(square.y), box.span_x.eq(0),
-                           box.span_y.eq(0), box.empty.eq(0)]
+                           box.span_y.eq(0), box.empty.eq(0), self._west_row.eq(square.y)]
         with ctl.Elif(self._including):
-            for first, span, at in ((box.min_x, box.span_x, square.x),
-                                    (box.min_y, box.span_y, square.y)):
+            for first, span, at, west in ((box.min_x, box.span_x, square.x, True),
+                                          (box.min_y, box.span_y, square.y, False)):
                 offset = (at - first)[:self._bits]
                 with ctl.If(offset == span + 1):
                     ctl.d.sync += span.eq(span + 1)
                 with ctl.Elif(offset == (1 << self._bits) - 1):
                     ctl.d.sync += [first.eq(at), span.eq(span + 1)]
+                    if west:
+                        ctl.d.sync += self._west_row.eq(square.y)
 
     def _opponent_states(self, ctl, proto):
         """Step 1: the opponent's move, located against the game's box, tried in the keeper,
@@ -371,6 +378,7 @@ class Player(wiring.Component):
         self._keep(ctl, "FORGET", {"op": KeeperOp.FORGET, "side": forget}, goto(ctl, "OPPONENT"))
         with ctl.State("TRUST"):
             self._include(ctl, mine=False)
+            ctl.d.sync += self._trusted.eq(1)
             ctl.next = "WINDOW"
             # Keep forgotten squares between moves on trust and the tiles the keeper holds
             # (``KeeperView.side_to_buffer``; the first side in N E S W order wins).
@@ -418,6 +426,9 @@ class Player(wiring.Component):
                 i.eq(0), j.eq(0),
             ]
             ctl.next = "LOAD_CLEAR"
+            if self.forgetting:
+                with ctl.If(self._trusted):      # after a move on trust: the edge move
+                    ctl.next = "EDGE"
 
         self._command(ctl, "LOAD_CLEAR", {"op": Op.CLEAR}, goto(ctl, "LOAD_READ"))
 
@@ -533,7 +544,7 @@ class Player(wiring.Component):
                 ctl.d.sync += self._chosen.eq(legal)
                 ctl.next = "MINE"
             with ctl.Else():
-                ctl.next = "OUT_OF_ROOM"
+                ctl.next = "BLIND" if self.forgetting else "OUT_OF_ROOM"
 
     def _my_move_states(self, ctl, proto):
         """Step 5: the chosen move tried and committed in the keeper, and sent, encoded
@@ -557,6 +568,22 @@ class Player(wiring.Component):
 
         self._keep(ctl, "COMMIT_MINE", {"op": KeeperOp.COMMIT}, after_mine)
 
+        if self.forgetting:
+            # The edge move (module docstring), which the keeper takes on trust: not played.
+            with ctl.State("EDGE"):
+                ctl.d.sync += [chosen.x.eq(box.min_x - 1), chosen.y.eq(self._west_row),
+                               chosen.symbol.eq(Symbol.PLUS), before_x.eq(box.min_x),
+                               before_y.eq(box.min_y), before_empty.eq(0),
+                               self._trusted.eq(1), self.out_of_room.eq(1)]
+                ctl.next = "EDGE_MINE"
+            with ctl.State("EDGE_MINE"):
+                self._include(ctl, mine=True)
+                ctl.next = "SEND"
+            # The keeper has no move the player may play: as blind as after a move on trust.
+            with ctl.State("BLIND"):
+                ctl.d.sync += self._trusted.eq(1)
+                ctl.next = "WINDOW"
+
         with ctl.State("SEND"):
             mine = proto.my_move
             ctl.d.comb += [
@@ -573,12 +600,13 @@ class Player(wiring.Component):
                     ctl.next = "AWAIT"
 
     def _end_states(self, ctl, proto):
-        """The keeper has no move the player may play (a last resort: every candidate lay near
-        a cut side or beyond the board; without ``forgetting``, the opponent's move found no
-        room), or the game is over: wait for the next game."""
-        with ctl.State("OUT_OF_ROOM"):
-            ctl.d.sync += [self.out_of_room.eq(1), self._counting.eq(0)]
-            ctl.next = "GAME_OVER"
+        """Without ``forgetting``, the game outgrew the keeper's board (the opponent's move
+        found no room, or no move the player may play did), or the game is over: wait for the
+        next game."""
+        if not self.forgetting:
+            with ctl.State("OUT_OF_ROOM"):
+                ctl.d.sync += [self.out_of_room.eq(1), self._counting.eq(0)]
+                ctl.next = "GAME_OVER"
 
         with ctl.State("GAME_OVER"):
             ctl.d.sync += self.game_over.eq(1)

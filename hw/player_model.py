@@ -33,14 +33,23 @@ player has the keeper *forget* the quarter of the board at the far side (FORGET 
 squares, say) is taken on trust: it counts for the notation, but the keeper does not hold it.
 The player goes on answering with what the keeper holds: no move on or beyond a cut side, no
 lines judged, the window and the pass over the keeper's box. ``KeeperView`` replays a game's
-moves through exactly these steps, so it holds what the keeper holds. Its blind spot is the
-game's own: forced play of a move taken on trust that runs into the kept squares is not seen,
-so from the first forgetting on, a move of the opponent's that the keeper finds illegal is
-taken on trust too (the referee is the judge), and the player's answers are legal as far as
-the keeper can see. Should the keeper hold no square the player may play at all, it stops
-answering (``make bench-room`` counts how often each happens). A board with no room for this
-logic builds without it (``forgetting=False``): its player stops answering once a move finds no
-room.
+moves through exactly these steps, so it holds what the keeper holds. From the first forgetting
+on, a move of the opponent's that the keeper finds illegal is taken on trust too (the referee
+is the judge).
+
+**The edge move.** Once a move is taken on trust the keeper is blind to its forced play, which
+may run into the squares it holds, so from then on the player no longer asks the keeper: it
+plays the *edge move* (``edge_move``), a ``+`` on the square just west of the game's westmost
+column, next to the tile of the move that last reached that column (the first move, or the
+last that widened the game westwards), which the player keeps with the game's box for the
+notation. That square has no other neighbour, and the forced play of a tile there runs only
+along the new column, away from the tile in both directions, so no square ever meets three
+edges of one colour: the move is legal whatever the forgotten tiles are. It is also the answer
+when the keeper finds no move it may play, and it is itself taken on trust (the keeper does
+not hold it). So past the keeper's board the player never falls silent and never answers
+illegally, at the cost of its strength there (``make bench-room``). A board with no room for
+this logic builds without it (``forgetting=False``): its player stops answering once a move
+finds no room.
 
 The keeper pass costs its candidates' TRYs, at most ``KEEPER_CYCLES_PER_TRY`` clocks each; the
 model counts them (``PlayerChoice.keeper_trials``) so that the board's time includes them.
@@ -48,10 +57,21 @@ model counts them (``PlayerChoice.keeper_trials``) so that the board's time incl
 
 from dataclasses import dataclass, replace
 
-from fpgatrax.host.rules.position import E, IllegalMove, N, Position, S, W, tile_symbol, xy_of
+from fpgatrax.host.rules.position import (
+    E,
+    IllegalMove,
+    N,
+    Position,
+    S,
+    W,
+    key_of,
+    tile_symbol,
+    xy_of,
+)
 from fpgatrax.hw.search_model import candidates_in_order, window_of
 
-__all__ = ["player_window", "window_position", "keeper_pass", "PlayerModel", "PlayerChoice",
+__all__ = ["player_window", "window_position", "keeper_pass", "edge_move", "PlayerModel",
+           "PlayerChoice",
            "keeper_cycles", "board_cycles", "check_keeper_size", "KeeperView", "KeeperRefused",
            "KEEPER_SIZE", "KEEPER_LOG", "COORD_BITS",
            "KEEPER_CYCLES_PER_TRY", "KEEPER_CYCLES_PER_REFUSAL", "LOAD_CYCLES_PER_SQUARE"]
@@ -142,13 +162,17 @@ class KeeperView:
                                         f"{xy_of(key)}")
             side = self.side_to_forget(key)
             if side is None:
-                self.blind += 1
-                self._rebuild(position.tiles, position.moves + [move])
+                self.trust(move)
                 side = self.side_to_buffer(key)
                 if side is not None:
                     self._forget(side)
                 return
             self._forget(side)
+
+    def trust(self, move):
+        """Take ``move`` on trust: it counts for the turn, the keeper does not hold it."""
+        self.blind += 1
+        self._rebuild(self.position.tiles, self.position.moves + [move])
 
     def side_to_forget(self, key):
         """The side the player forgets for a move at ``key`` that found no room: the one
@@ -243,6 +267,18 @@ def window_position(position, window, cut):
     return Position.of_tiles(tiles, position.moves, "loop")
 
 
+def edge_move(position):
+    """The edge move on ``position`` (see "The edge move" above): a ``+`` just west of the
+    tile of the move that last reached the game's westmost column."""
+    west = row = None
+    for key, _tile in position.moves:
+        x, y = xy_of(key)
+        if west is None or x < west:
+            west, row = x, y
+    key = key_of(west - 1, row)
+    return key, position.tile_for(key, "+")
+
+
 def keeper_pass(view, proposal):
     """The move the player plays on what the keeper holds (a KeeperView) given the search's
     ``proposal`` (a move or None), the reason ("win", "search", "safe", "legal" or None when
@@ -298,18 +334,22 @@ class PlayerModel:
                  forgetting=True):
         self.search, self.size = search, size
         self.keeper_size, self.keeper_log, self.forgetting = keeper_size, keeper_log, forgetting
-        self._view, self._replayed = None, []
+        self._view, self._replayed, self._edges = None, [], {}
 
     def view(self, position):
         """The KeeperView of the game that led to ``position``, replayed from the moves it has
-        not seen (or from the start for another game)."""
+        not seen (or from the start for another game); its own edge moves are taken on trust."""
         moves = position.moves
         if (self._view is None or moves[:len(self._replayed)] != self._replayed or
                 self._view.variant != position.variant):
             self._view, self._replayed = KeeperView(position.variant, self.keeper_size,
                                                     self.keeper_log, self.forgetting), []
+            self._edges = {}
         for move in moves[len(self._replayed):]:
-            self._view.play(move)
+            if self._edges.get(len(self._replayed)) == move:
+                self._view.trust(move)
+            else:
+                self._view.play(move)
             self._replayed.append(move)
         return self._view
 
@@ -317,19 +357,32 @@ class PlayerModel:
         view = self.view(position)
         if view.full:
             return PlayerChoice(None, None, None, 0, False)
+        if view.blind:
+            return self._edge(position, None)
         held = view.position
         window, cut = player_window(held, self.size, view.box)
         cut = cut or bool(view.cut)
         choice = self.search.choose(window_position(held, window, cut), window)
         proposal = choice.move if choice is not None else None
         move, reason, tried = keeper_pass(view, proposal)
-        if choice is not None and move != proposal:
-            choice = replace(choice, move=move)
         ring = 0
         if view.box is not None:
             x0, y0, x1, y1 = view.box
             ring = (x1 - x0 + 3) * (y1 - y0 + 3)
+        if move is None and self.forgetting:
+            return replace(self._edge(position, choice), keeper_trials=tried, cut=cut, ring=ring)
+        if choice is not None and move != proposal:
+            choice = replace(choice, move=move)
         return PlayerChoice(move, reason, choice, tried, cut, ring)
+
+    def _edge(self, position, choice):
+        """The edge move, remembered so that the keeper takes it on trust when it comes back
+        in the game's moves."""
+        move = edge_move(position)
+        self._edges[len(position.moves)] = move
+        if choice is not None:
+            choice = replace(choice, move=move)
+        return PlayerChoice(move, "edge", choice, 0, True)
 
 
 def keeper_cycles(choice, size):

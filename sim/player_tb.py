@@ -22,6 +22,7 @@ import json
 import os
 import random
 import statistics
+from collections import Counter
 
 import cocotb
 from cocotb.clock import Clock
@@ -115,11 +116,14 @@ def fail(message, position):
     raise AssertionError(f"{message}\nrecord: {' '.join(moves_text(position))}")
 
 
-async def expect_answer(dut, link, position, model, cycles):
+async def expect_answer(dut, link, position, model, cycles, reasons=None):
     """Read the player's move, judge it and compare it with the model's choice, and the
-    ``out_of_room`` light with the model's keeper; play it. Return False, after checking that
-    the player went silent, when the model has no move it may play either."""
+    ``out_of_room`` light with the model's keeper; play it, adding the model's reason for it
+    to ``reasons`` (if given). Return False, after checking that the player went silent, when
+    the model has no move it may play either."""
     choice = model.choose(position)
+    if reasons is not None:
+        reasons[choice.reason] += 1
     if choice.move is None:
         await link.silent(2_000_000)
         assert int(dut.out_of_room.value) == 1 and int(dut.game_over.value) == 1
@@ -262,7 +266,8 @@ async def wide_games_are_played_on(dut):
     on, move for move with the model, whose keeper forgets and takes moves on trust as the
     player's must (``out_of_room`` lit from the first such move); without forgetting, the
     player must fall silent with ``out_of_room`` lit once the game outgrows the keeper's board,
-    and the game ends there. The testbench widens the
+    and the game ends there. With forgetting, the player must have answered with the edge move
+    (``hw/player_model.py``) at some turn. The testbench widens the
     tiles at both ends in turn, so that its moves land at least an array's width outside the
     window the player last searched, with moves that end nothing and leave the player no win at
     once, starting a new game if the player wins first (or, when no such move is left, with
@@ -273,14 +278,14 @@ async def wide_games_are_played_on(dut):
         return      # the 8x8 variant cannot widen; a keeper too small to hold three arrays
     link = await start(dut)
     rng = random.Random(int(ENV["seed"]) + 2)
-    cycles, widest, far, forgot, trusted = [], 0, 0, 0, 0
+    cycles, widest, far, forgot, trusted, reasons = [], 0, 0, 0, 0, Counter()
     goal = KEEPER - 2 + KEEPER // 4 + 2
     for _ in range(10):
         await link.send(b"-B\n")
         position, model = Position(VARIANT), model_of_player()
         while position.outcome is None:
             if position.to_move == 1:
-                answered = await expect_answer(dut, link, position, model, cycles)
+                answered = await expect_answer(dut, link, position, model, cycles, reasons)
                 if not answered or position.size()[0] >= goal:
                     break
                 continue
@@ -309,11 +314,11 @@ async def wide_games_are_played_on(dut):
             dut._log.info(f"widest {widest} columns; {far} moves far outside the window; "
                           "silent once the keeper's board was outgrown")
             return
-        if widest >= goal and far >= 5 and forgot and trusted:
+        if widest >= goal and far >= 5 and forgot and trusted and reasons["edge"]:
             dut._log.info(f"widest {widest} columns; {far} moves an array's width outside the "
                           f"player's last window; sides forgotten {forgot}, moves taken on "
-                          f"trust {trusted}")
+                          f"trust {trusted}; answers by reason {dict(reasons)}")
             return
     raise AssertionError(f"no game outgrew the keeper by a quarter (widest {widest} columns, "
                          f"{far} moves far outside the window, sides forgotten {forgot}, moves "
-                         f"taken on trust {trusted})")
+                         f"taken on trust {trusted}, answers by reason {dict(reasons)})")

@@ -15,6 +15,7 @@ from fpgatrax.host.rules.position import E, N, Position, S, W, xy_of
 from fpgatrax.hw.player_model import (
     KeeperView,
     PlayerModel,
+    edge_move,
     keeper_pass,
     player_window,
     window_position,
@@ -162,11 +163,10 @@ def test_past_its_board_the_keeper_holds_part_of_the_game(stretch):
     at every turn the keeper's box lies within the game's and spans no more than the board
     holds, every tile it holds is the game's, each cut side is one the game reaches beyond, no
     line is judged once a side is cut,
-    and sides get forgotten and moves taken on trust; and every answer given while the keeper
-    holds exactly the game's tiles inside its box is legal (the blind spot aside: tiles the
-    opponent's forced play put into the kept squares from beyond a cut side)."""
+    and sides get forgotten and moves taken on trust; and every answer is legal, the edge moves
+    after the first move on trust included, of which there are many."""
     rng = random.Random(7)
-    size, exact, forgot, trusted = 32, 0, 0, 0
+    size, exact, forgot, trusted, edges = 32, 0, 0, 0, 0
     for _ in range(2):
         position = Position()
         position.play(position.first_moves()[rng.randrange(2)])
@@ -186,9 +186,28 @@ def test_past_its_board_the_keeper_holds_part_of_the_game(stretch):
                       if x0 <= xy_of(k)[0] <= x1 and y0 <= xy_of(k)[1] <= y1}
             assert view.position.tiles.items() <= inside.items()     # it only loses tiles
             choice = player.choose(position)
-            if view.position.tiles == inside and choice.move is not None:
-                assert outcome_of(position, choice.move) != "illegal"
-                exact += 1
+            assert outcome_of(position, choice.move) != "illegal"
+            exact += view.position.tiles == inside
+            edges += choice.reason == "edge"
             position.play(stretch(position, rng))
         forgot, trusted = forgot + len(view.cut), trusted + view.blind
-    assert exact >= 150 and forgot >= 2 and trusted >= 20
+    assert exact >= 150 and forgot >= 2 and trusted >= 20 and edges >= 20
+
+
+def test_the_edge_move_is_legal_whatever_the_board():
+    """The edge move is legal on every position of random games, each a column west of the
+    game's box, next to the tile of the move that last reached its westmost column."""
+    rng = random.Random(11)
+    tried = 0
+    for _ in range(100):
+        position = Position()
+        position.play(rng.choice(position.first_moves()))
+        while position.outcome is None and len(position.moves) < 80:
+            key, tile = edge_move(position)
+            x, y = xy_of(key)
+            reached = [xy_of(k) for k, _ in position.moves if xy_of(k)[0] == x + 1]
+            assert x + 1 == position.bbox[0] and reached and reached[0][1] == y
+            assert outcome_of(position, (key, tile)) != "illegal"
+            tried += 1
+            position.play(rng.choice(position.legal_moves()))
+    assert tried >= 1500
