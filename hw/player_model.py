@@ -71,9 +71,8 @@ from fpgatrax.host.rules.position import (
 from fpgatrax.hw.search_model import candidates_in_order, window_of
 
 __all__ = ["player_window", "window_position", "keeper_pass", "edge_move", "PlayerModel",
-           "PlayerChoice",
-           "keeper_cycles", "board_cycles", "check_keeper_size", "KeeperView", "KeeperRefused",
-           "KEEPER_SIZE", "KEEPER_LOG", "COORD_BITS",
+           "PlayerChoice", "keeper_cycles", "board_cycles", "check_keeper_size", "KeeperView",
+           "KeeperRefused", "KEEPER_SIZE", "KEEPER_LOG", "COORD_BITS",
            "KEEPER_CYCLES_PER_TRY", "KEEPER_CYCLES_PER_REFUSAL", "LOAD_CYCLES_PER_SQUARE"]
 
 #: The keeper's board (squares per side) and log (tiles one turn may place): see docs.
