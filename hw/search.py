@@ -513,12 +513,12 @@ class MoveSearch(wiring.Component):
                 m.d.sync += count.eq(count + 1)
 
     def _leaf_value_of(self, m):
-        """The leaf's value from its counts, ``mine - theirs - threat_weight * threats`` kept
-        within ``±leaf_limit``."""
+        """The leaf's value from its counts, ``mine_weight * mine - theirs - threat_weight *
+        threats`` kept within ``±leaf_limit``."""
         v = self.values
         threats, mine_near, theirs_near = self._counts
         raw = Signal(v.leaf_sum)
-        m.d.comb += raw.eq(mine_near - theirs_near - v.threat_weight * threats)
+        m.d.comb += raw.eq(v.mine_weight * mine_near - theirs_near - v.threat_weight * threats)
         return Mux(raw < -v.leaf_limit, -v.leaf_limit,
                    Mux(raw > v.leaf_limit, v.leaf_limit, raw))
 

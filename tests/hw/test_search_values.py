@@ -26,6 +26,7 @@ def assert_every_value_fits(values):
     and check that the shapes ``values`` gives hold it."""
     win, count = search_model.WIN, search_model.MAX_COUNT
     weight, limit = search_model.THREAT_WEIGHT, search_model.LEAF_LIMIT
+    mine_weight = search_model.MINE_WEIGHT
     plies = range(1, values.depth + values.extension + 2)
     node_values = {0, win + 1, -(win + 1), *range(-limit, limit + 1),
                    *(win - ply for ply in plies), *(ply - win for ply in plies)}
@@ -35,7 +36,7 @@ def assert_every_value_fits(values):
         assert holds(values.count, n), n
     # The leaf's sum is linear in each count: its extremes are at the counts' corners.
     for mine, theirs, threats in itertools.product((0, count), repeat=3):
-        total = mine - theirs - weight * threats
+        total = mine_weight * mine - theirs - weight * threats
         assert total in values.leaf_sum and holds(values.leaf_sum, total), total
 
 
@@ -54,6 +55,7 @@ def test_todays_widths():
 
 @pytest.mark.parametrize("name,raised", [
     ("WIN", 200), ("WIN", 64), ("MAX_COUNT", 100), ("MAX_COUNT", 16), ("THREAT_WEIGHT", 50),
+    ("MINE_WEIGHT", 9),
     ("LEAF_LIMIT", 26), ("LEAF_LIMIT", 27), ("LEAF_LIMIT", 100),
 ])
 def test_a_raised_constant_widens_or_is_refused(monkeypatch, name, raised):
@@ -98,10 +100,10 @@ def test_the_ranges_are_no_wider_than_what_the_search_computes():
     sums, the largest count."""
     values = SearchValues(3, 1)
     win, count = search_model.WIN, search_model.MAX_COUNT
-    weight = search_model.THREAT_WEIGHT
+    weight, mine_weight = search_model.THREAT_WEIGHT, search_model.MINE_WEIGHT
     assert values.inf == win + 1
     assert (values.value[0], values.value[-1]) == (-values.inf, values.inf)
-    sums = [mine - theirs - weight * threats
+    sums = [mine_weight * mine - theirs - weight * threats
             for mine, theirs, threats in itertools.product((0, count), repeat=3)]
     assert (values.leaf_sum[0], values.leaf_sum[-1]) == (min(sums), max(sums))
     assert values.count[-1] == count
@@ -109,6 +111,7 @@ def test_the_ranges_are_no_wider_than_what_the_search_computes():
 
 @pytest.mark.parametrize("name,refused,accepted", [
     ("WIN", [-1, 2.5], [0]), ("MAX_COUNT", [0, -1], [1]), ("THREAT_WEIGHT", [-1], [0]),
+    ("MINE_WEIGHT", [-1, 1.5], [0]),
     ("LEAF_LIMIT", [-1, "7"], [0]),
 ])
 def test_a_constant_out_of_its_range_is_refused_by_name(monkeypatch, name, refused, accepted):
