@@ -9,8 +9,9 @@ HX8K (8,602 of 7,680 logic cells, 2026-12-03); 8×8 takes 6,548. Before the keep
 second channel; the status shows on LEDs D2 (thinking), D3 (bad input), D4 (out of room) and D5
 (game over). The PLL makes the player's 54 MHz clock from the 12 MHz oscillator: at most 90 % of
 the Fmax its builds reach (63.5 MHz at 60 MHz, and 62.7 and 59.1 MHz with two versions of the
-player's edge move, 2026-12-05: 60 MHz left no margin; at 54 MHz with the edge move, 65.3). Its
-2-ply search finishes far inside the trial limit, so the lower clock costs it no strength."""
+player's edge move, 2026-12-05: 60 MHz left no margin; at 54 MHz with the edge move, 65.3, and
+61.5 with the leaf's *mine* doubled, 2026-12-06). Its 2-ply search finishes far inside the trial
+limit, so the lower clock costs it no strength."""
 
 from amaranth_boards.ice40_hx8k_b_evn import ICE40HX8KBEVNPlatform
 

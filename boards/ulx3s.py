@@ -10,16 +10,17 @@ game is searched around the opponent's last move.
 
 The LFE5U-85F's arrays label their tracks, so its search judges every attack (``every_attack``),
 and each of its searches keeps a table of 4,096 leaf values in block RAM (``table``): two lanes at
-55 MHz, 39,513 LUT4 of 83,640, 20 DP16KD, Fmax 67.6 MHz (without the tables 38,854 LUT4, 67.2 MHz
-at 60). It ran at 60 MHz (Fmax 70.1) until the player's edge move came in, which left the same
-logic placed and routed to 58.2, 58.6 and 51.3 MHz (nextpnr seeds 1 to 3), its long paths mostly
-routing: at 55 MHz it keeps a fifth in hand. The labels take about a hundred LUT4 per cell: four
-such lanes mapped to 98,659 LUT4; three to 52,650 but routed only to 49.0 MHz, and with the tables
-and the label's side registered to 57,815 LUT4 with an estimate of 42.5 MHz after placement; four
-lanes without labels took 37,844 (Fmax 74.9 MHz, 3.88 M trials per second), three 16×16 lanes with
-the keeper 47,451 (not routed at 60 MHz in 29 minutes). The LFE5U-25F has two at 70 MHz: 19,891
-LUT4 of 24,288, Fmax 77.6 MHz (2026-12-05), 2.52 M trials per second (one 16×16 lane: 1.33 M).
-router1 routes both (router2 stopped converging on the 25F at 50 MHz; ``docs/measurements.md``).
+55 MHz, 39,522 LUT4 of 83,640, 20 DP16KD, Fmax 65.7 MHz (2026-12-06; without the tables 38,854
+LUT4, 67.2 MHz at 60). It ran at 60 MHz (Fmax 70.1) until the player's edge move came in, which
+left the same logic placed and routed to 58.2, 58.6 and 51.3 MHz (nextpnr seeds 1 to 3), its long
+paths mostly routing: at 55 MHz it keeps a sixth in hand. The labels take about a hundred LUT4
+per cell: four such lanes mapped to 98,659 LUT4; three to 52,650 but routed only to 49.0 MHz, and
+with the tables and the label's side registered to 57,815 LUT4 with an estimate of 42.5 MHz after
+placement; four lanes without labels took 37,844 (Fmax 74.9 MHz, 3.88 M trials per second), three
+16×16 lanes with the keeper 47,451 (not routed at 60 MHz in 29 minutes). The LFE5U-25F has two at
+70 MHz: 19,859 LUT4 of 24,288, Fmax 81.1 MHz (2026-12-06), 2.52 M trials per second (one 16×16
+lane: 1.33 M). router1 routes both (router2 stopped converging on the 25F at 50 MHz;
+``docs/measurements.md``).
 """
 
 from amaranth_boards.ulx3s import ULX3S_25F_Platform, ULX3S_85F_Platform
