@@ -59,7 +59,7 @@ def main(argv=None):
         if args.every < 1:
             raise UserError("--every is at least 1")
         positions = []
-        for _, moves, colour, _ in record_games(args.records):
+        for _, moves, colour, _, _ in record_games(args.records):
             position = Position()
             for number, move in enumerate(moves, 1):
                 if position.to_move == colour and number > 2 * SKIPPED:

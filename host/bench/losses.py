@@ -82,8 +82,8 @@ def _analyse(name, moves, colour, settings, budget, refuter):
 
 
 def record_games(directory):
-    """(name, moves, the model's colour, how it ended) of every game record in ``directory``
-    that the model played (the strength bench's ``--record``)."""
+    """(name, moves, the model's colour, how it ended, the opponent's name) of every game record
+    in ``directory`` that the model played (the strength bench's ``--record``)."""
     paths = sorted(Path(directory).glob("*.txt"))
     if not paths:
         raise UserError(f"no records (*.txt) in {directory}: make them with "
@@ -102,12 +102,13 @@ def record_games(directory):
         for text, _ in record.moves:
             moves.append(parse_move(position, text))
             position.play(moves[-1])
-        yield path.name, moves, WHITE if names[0].startswith("model") else RED, result
+        colour = WHITE if names[0].startswith("model") else RED
+        yield path.name, moves, colour, result, names[1 - colour]
 
 
 def _lost_games(directory):
     """(name, moves, the model's colour) of every game in ``directory`` that the model lost."""
-    for name, moves, colour, result in record_games(directory):
+    for name, moves, colour, result, _ in record_games(directory):
         if result.winner == 1 - colour and result.how != "forfeit":
             yield name, moves, colour
 
