@@ -20,7 +20,7 @@ from fpgatrax.host.bench.losses import SKIPPED, record_games
 from fpgatrax.host.bench.strength import wilson_interval
 from fpgatrax.host.rules.errors import UserError
 
-__all__ = ["Comparison", "compare", "sign_test", "main"]
+__all__ = ["Comparison", "compare", "format_comparison", "sign_test", "main"]
 
 PROG = "python -m fpgatrax.host.bench.compare"
 NUMBER = re.compile(r"-(\d+)\.txt$")        # the bench's record names end with the game's number
