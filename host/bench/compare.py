@@ -12,18 +12,17 @@ as uneven as the one seen, were the two searches equally strong.
 
 import argparse
 import math
-import re
 import sys
 from dataclasses import dataclass, field
 
 from fpgatrax.host.bench.losses import SKIPPED, record_games
 from fpgatrax.host.bench.strength import wilson_interval
+from fpgatrax.host.match.referee import record_number
 from fpgatrax.host.rules.errors import UserError
 
 __all__ = ["Comparison", "compare", "format_comparison", "sign_test", "main"]
 
 PROG = "python -m fpgatrax.host.bench.compare"
-NUMBER = re.compile(r"-(\d+)\.txt$")        # the bench's record names end with the game's number
 
 
 def sign_test(gained, lost):
@@ -67,10 +66,10 @@ def _finished(directory):
     finished games in a strength run's records."""
     games = {}
     for name, moves, colour, result, opponent in record_games(directory):
-        number = NUMBER.search(name)
+        number = record_number(name)
         if number is None or result.how == "unfinished":
             continue
-        games[int(number[1])] = ((colour, opponent), moves[:2 * SKIPPED], result.winner == colour)
+        games[number] = ((colour, opponent), moves[:2 * SKIPPED], result.winner == colour)
     return games
 
 

@@ -128,6 +128,13 @@ def record_paths(directory: str | None) -> Callable[[int], Path] | None:
     return lambda number: folder / f"{stamp}-{number:03d}.txt"
 
 
+def record_number(name: str) -> int | None:
+    """The game's number in the name of a record file that :func:`record_paths` made (None for
+    another name): tools that read a run's records pair games by it."""
+    stamp, _, number = Path(name).stem.rpartition("-")
+    return int(number) if stamp and number.isdigit() else None
+
+
 def _note(record: RecordWriter | None, text: str) -> None:
     if record is not None:
         record.comment(text)

@@ -6,6 +6,7 @@ import random
 import pytest
 
 from fpgatrax.host.bench import compare
+from fpgatrax.host.match.referee import record_number, record_paths
 from fpgatrax.host.rules.errors import UserError
 from fpgatrax.host.rules.notation import format_move
 from fpgatrax.host.rules.position import WHITE, Position
@@ -31,6 +32,8 @@ def random_game(prefix, seed, model_wins, colour):
 
 
 def write_game(folder, number, moves, colour, opponent=OPPONENT):
+    """A record named as the strength bench names game ``number``'s (the round trip of such
+    names is tested below)."""
     names = (MODEL, opponent) if colour == WHITE else (opponent, MODEL)
     position = Position()
     with RecordWriter(folder / f"20261206-000000-{number:03d}.txt", *names) as writer:
@@ -102,11 +105,21 @@ def test_runs_without_a_common_game_are_refused(runs, tmp_path):
         compare.compare(first, other)
 
 
-def test_the_command_line_reports_a_missing_folder_without_a_traceback(tmp_path, capsys):
+def test_the_command_line_reports_a_folder_without_records_without_a_traceback(tmp_path, capsys):
     with pytest.raises(SystemExit) as exit_:
         compare.main([str(tmp_path), str(tmp_path)])
     assert exit_.value.code == 1
     assert "no records" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("number", [1, 7, 40, 999, 1234])
+def test_a_records_number_is_read_back_from_the_name_the_bench_gives_it(tmp_path, number):
+    assert record_number(record_paths(tmp_path)(number).name) == number
+
+
+@pytest.mark.parametrize("name", ["game.txt", "-12.txt", "20261206-000000-x.txt"])
+def test_other_names_have_no_number(name):
+    assert record_number(name) is None
 
 
 @pytest.mark.parametrize("gained,lost,expected", [
