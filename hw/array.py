@@ -48,9 +48,10 @@ reported.
 
 With ``labels`` the threat passes label every track instead (:mod:`.cell`): a threat pass then
 reports whether its colour has an attack anywhere in the array, made by this move or not, on
-its placed tile's track or any other, and lasts 5 clocks plus up to twice the length of the
-longest track (a label moves a square every one or two clocks, and the pass ends after two quiet
-clocks); ``attacks`` is not set. The labels cost each cell a register of
+its placed tile's track or any other, and whether it has two or more (a double attack: the
+cells that report one lie in two columns or two rows), and lasts 5 clocks plus up to twice
+the length of the longest track (a label moves a square every one or two clocks, and the pass
+ends after two quiet clocks); ``attacks`` is not set. The labels cost each cell a register of
 ``label_bits(width, height)`` bits per colour followed and a comparator.
 
 With ``both_colours`` every cell keeps a flag per colour, so each pass follows the white and the
@@ -280,33 +281,52 @@ class TileArray(wiring.Component):
 
     def _answers(self, m, cells, control):
         """The registered OR trees over the cells' (registered) answers, one per colour followed
-        for those about tracks, and where the cells reporting a threat are."""
+        for those about tracks; where the cells reporting a threat are, or with labels whether
+        two or more report one (a double attack)."""
         flat = [cell for row in cells for cell in row]
         for name in ("active", "three", "line", "closed", "threat"):
             answer = getattr(control.answers, name)
             for lane in range(len(answer)):
                 m.d.sync += answer[lane].eq(Cat(getattr(cell, name)[lane] for cell in flat).any())
-        if not self.labels:     # with labels the search needs no squares
-            for lane in range(len(control.answers.threat)):
-                self._attack_at(m, cells, lane, control.attack_at[lane])
+        for lane in range(len(control.answers.threat)):
+            cols, rows = self._threat_lines(cells, lane)
+            if self.labels:
+                # Two cells that report differ in their column or their row.
+                m.d.sync += control.answers.double[lane].eq(_two_or_more(cols) |
+                                                            _two_or_more(rows))
+            else:
+                self._attack_at(m, cols, rows, lane, control.attack_at[lane])
 
-    def _attack_at(self, m, cells, lane, at):
-        """Where the cells reporting a threat in ``lane`` are. Those are the two ends of one
+    def _threat_lines(self, cells, lane):
+        """The columns and the rows in which a cell reports a threat in ``lane``."""
+        W, H = self.width, self.height
+        return (Cat(Cat(cells[y][x].threat[lane] for y in range(H)).any() for x in range(W)),
+                Cat(Cat(cells[y][x].threat[lane] for x in range(W)).any() for y in range(H)))
+
+    def _attack_at(self, m, cols, rows, lane, at):
+        """Where the cells reporting a threat in ``lane`` are, from their columns and rows
+        (registered, as timely as the OR trees). Without labels those are the two ends of one
         track, so they are adjacent: the first column and row holding one are the upper or
         left square's, and the other square is east of it if two columns hold one."""
         W, H = self.width, self.height
         threat_cols = Signal(W, name=f"threat_cols_{lane}")
         threat_rows = Signal(H, name=f"threat_rows_{lane}")
-        m.d.sync += [
-            threat_cols.eq(Cat(Cat(cells[y][x].threat[lane] for y in range(H)).any()
-                               for x in range(W))),
-            threat_rows.eq(Cat(Cat(cells[y][x].threat[lane] for x in range(W)).any()
-                               for y in range(H))),
-        ]
+        m.d.sync += [threat_cols.eq(cols), threat_rows.eq(rows)]
         for i in reversed(range(W)):
             with m.If(threat_cols[i]):
                 m.d.comb += at.x.eq(i)
         for i in reversed(range(H)):
             with m.If(threat_rows[i]):
                 m.d.comb += at.y.eq(i)
-        m.d.comb += at.east.eq((threat_cols & (threat_cols - 1)).any())
+        m.d.comb += at.east.eq(_two_or_more(threat_cols))
+
+
+def _two_or_more(bits):
+    """Whether two or more of ``bits`` are set: some bit set after one before it. (Clearing the
+    lowest set bit with ``bits & (bits - 1)`` says the same, but its carry chain beside the
+    labels' logic made Yosys 0.70's ABC9 reintegration fail an assertion on the 85F.)"""
+    seen = many = Const(0, 1)
+    for bit in bits:
+        many = many | (seen & bit)
+        seen = seen | bit
+    return many

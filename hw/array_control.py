@@ -49,9 +49,10 @@ class Pass(enum.Enum, shape=2):
 
 def answers_layout(lanes=1):
     """The registered OR trees over the cells' answers (:class:`~.cell.Cell` documents each),
-    those about tracks one per colour followed (``lanes``: 1, or 2 for white and red)."""
+    those about tracks one per colour followed (``lanes``: 1, or 2 for white and red); ``double``
+    (arrays with labels) is whether two cells or more report a threat."""
     return data.StructLayout({"active": 1, "three": 1, "line": lanes, "closed": lanes,
-                              "threat": lanes})
+                              "threat": lanes, "double": lanes})
 
 def grid_outputs(width, height, levels):
     """The controller's outputs that drive the grid, as signature members: the broadcast, the
@@ -537,12 +538,15 @@ class ArrayControl(wiring.Component):
         or the register of the pass's."""
         flags, answers = self.flags, self.answers
         named = {"threat": (flags.threat_white, flags.threat_red),
+                 "double": (flags.double_white, flags.double_red),
                  "loop": (flags.loop_white, flags.loop_red),
                  "line": (flags.line_white, flags.line_red)}
         with m.If(mode == Pass.THREAT):
             if not self.labels:
                 m.d.sync += self.attacks[colour].eq(self.attack_at[lane])
             self._set_flag(m, named["threat"], colour, answers.threat[lane])
+            if self.labels:
+                self._set_flag(m, named["double"], colour, answers.double[lane])
         with m.Elif(mode == Pass.LOOP):
             self._set_flag(m, named["loop"], colour, answers.closed[lane])
         with m.Else():

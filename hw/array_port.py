@@ -62,10 +62,11 @@ left and right edges, or top and bottom, of the tiles in play with a span of at 
 anywhere on the board: the search combines them with the rule "if both, the mover wins".
 TRY_THREAT's two flags are what the search's leaf evaluation counts; ends outside the array are
 not seen, so a threat there is not reported. On an array that labels its tracks (``labels``)
-they say instead whether that colour holds an attack anywhere in the array, on any track, and
-``attacks`` is not set. ``attacks[c]`` (0 white, 1 red) says where colour
-``c``'s two squares are, valid while its flag is set (:func:`attack_layout`): the search's
-evasion nodes try only those squares.
+they say instead whether that colour holds an attack anywhere in the array, on any track,
+*double_white* and *double_red* whether it holds two or more (a *double attack*), and
+``attacks`` is not set (nor, without labels, the double flags). ``attacks[c]`` (0 white, 1
+red) says where colour ``c``'s two squares are, valid while its flag is set
+(:func:`attack_layout`): the search's evasion nodes try only those squares.
 
 ``bbox`` is the bounding box of the tiles of every level (``empty`` when there are none), in
 cell coordinates, and ``border`` is true when a tile touches the array's edge (the game is about
@@ -99,7 +100,7 @@ class Op(enum.Enum, shape=4):
 Flags = data.StructLayout({
     "occupied": 1, "not_adjacent": 1, "mismatch": 1, "illegal": 1,
     "loop_white": 1, "loop_red": 1, "line_white": 1, "line_red": 1,
-    "threat_white": 1, "threat_red": 1,
+    "threat_white": 1, "threat_red": 1, "double_white": 1, "double_red": 1,
 })
 
 

@@ -10,7 +10,8 @@ short:
   (iterative deepening), ply *k* on trial level *k* of the array, and evaluates the positions at
   its horizon by a **leaf scan** one level deeper, with TRY_THREAT: a win for the side to move
   there, or a value from three counts of squares (the opponent's threats, and the moves that
-  leave a loop threat of either colour);
+  leave a loop threat of either colour), or with ``every_attack`` a win two plies later if a
+  move leaves the side to move a double attack (the array's double flags);
 - every negamax trial reports whether the move made an *attack* (a track one tile from a
   loop) and on which two squares: in a node under a fresh attack (an *evasion node*) a move
   that leaves both squares empty (two READs tell) is lost at once, without a deeper search; a
@@ -264,6 +265,8 @@ class MoveSearch(wiring.Component):
         self._counts = [Signal(v.count, name=name)
                         for name in ("threats", "mine_near", "theirs_near")]
         self._counted = Signal(3)
+        # Whether a square of the leaf scan made a double attack (``every_attack``).
+        self._double = Signal()
         self._leaf = self._frame.leaf
 
         self._outcome()
@@ -324,6 +327,7 @@ class MoveSearch(wiring.Component):
         self._theirs = Mux(side, white, red)
         self._makes_mine = Mux(side, flags.threat_red, flags.threat_white)
         self._makes_theirs = Mux(side, flags.threat_white, flags.threat_red)
+        self._makes_double = Mux(side, flags.double_red, flags.double_white)
         self._made_at = self.array.attacks[side]
         self._nothing_placed = flags.occupied | flags.not_adjacent
         too_wide = Const(0, 1)
@@ -433,6 +437,7 @@ class MoveSearch(wiring.Component):
         m.d.sync += [frame.alpha.eq(alpha), frame.beta.eq(beta), frame.best.eq(-self.values.inf),
                      frame.tried_first.eq(0), self._counted.eq(0)]
         m.d.sync += [count.eq(0) for count in self._counts]
+        m.d.sync += self._double.eq(0)
         leaf, attacked, attack = child or (0, 0, None)
         m.d.sync += frame.leaf.eq(leaf)
         if self._squares:
@@ -511,16 +516,21 @@ class MoveSearch(wiring.Component):
         for k, count in enumerate(self._counts):
             with m.If(found[k] & ~self._counted[k] & (count != self.values.max_count)):
                 m.d.sync += count.eq(count + 1)
+        if self.every_attack:
+            with m.If(~self._theirs & ~self._makes_theirs & self._makes_double):
+                m.d.sync += self._double.eq(1)
 
     def _leaf_value_of(self, m):
         """The leaf's value from its counts, ``mine_weight * mine - theirs - threat_weight *
-        threats`` kept within ``±leaf_limit``."""
+        threats`` kept within ``±leaf_limit``, or a win ``double_plies`` later after a double
+        attack."""
         v = self.values
         threats, mine_near, theirs_near = self._counts
         raw = Signal(v.leaf_sum)
         m.d.comb += raw.eq(v.mine_weight * mine_near - theirs_near - v.threat_weight * threats)
-        return Mux(raw < -v.leaf_limit, -v.leaf_limit,
-                   Mux(raw > v.leaf_limit, v.leaf_limit, raw))
+        return Mux(self._double, v.win - v.double_plies - self._ply,
+                   Mux(raw < -v.leaf_limit, -v.leaf_limit,
+                       Mux(raw > v.leaf_limit, v.leaf_limit, raw)))
 
     # -- judging a trial ------------------------------------------------------------------------
 

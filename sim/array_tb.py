@@ -130,17 +130,18 @@ def expected_threats(tiles, square, width, height):
 def attacks_anywhere(tiles, width, height):
     """TRY_THREAT's flags for an array with labels: whether some track of each colour, any
     one, ends in two orthogonally adjacent empty squares, both inside the ``width`` ×
-    ``height`` array."""
+    ``height`` array, and whether two or more do (a double attack)."""
     flags = {}
-    for colour, name in ((WHITE, "threat_white"), (RED, "threat_red")):
-        seen, flags[name] = set(), False
+    for colour, name in ((WHITE, "white"), (RED, "red")):
+        seen, count = set(), 0
         for square in tiles:
             ends = None if square in seen else walk_track(tiles, square, colour, seen)
             if ends is None:
                 continue
             (a, b) = ((x + STEP[d][0], y + STEP[d][1]) for (x, y), d in ends)
-            flags[name] |= (abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1 and
-                            all(0 <= x < width and 0 <= y < height for x, y in (a, b)))
+            count += (abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1 and
+                      all(0 <= x < width and 0 <= y < height for x, y in (a, b)))
+        flags[f"threat_{name}"], flags[f"double_{name}"] = count >= 1, count >= 2
     return flags
 
 
@@ -328,7 +329,9 @@ class Game:
             placed, _ = expected_threats(self.array_tiles(after), (x, y), tb.width, tb.height)
             for name, value in found.items():
                 tb.stats[name] += value
-                tb.stats["attacks off the placed tile's tracks"] += value and not placed[name]
+                if name.startswith("threat"):
+                    tb.stats["attacks off the placed tile's tracks"] += (value and
+                                                                         not placed[name])
             self.check_flags({**flags, **found}, label, after)
         elif threats:
             found, attacks = expected_threats(self.array_tiles(after), (x, y), tb.width,
@@ -574,5 +577,6 @@ async def random_games(dut):
                    "win for the opponent", "illegal illegal", "illegal occupied",
                    "illegal not_adjacent", "illegal mismatch", "shifts", "moves on the border",
                    "reloads", *(f"replies at level {k}" for k in range(2, tb.levels + 1)),
-                   *(["attacks off the placed tile's tracks"] if tb.labels else [])):
+                   *(["attacks off the placed tile's tracks", "double_white", "double_red"]
+                     if tb.labels else [])):
         assert tb.stats[needed], f"no {needed} in {played} moves: the test covers too little"

@@ -15,12 +15,14 @@ default 1: the search with or without check evasions and their extension) and ``
 ``SEARCH_EVERY_ATTACK`` (default 0; 1: the arrays label their tracks and the search judges
 every attack) and ``SEARCH_TABLE`` (default 0; N: a table of 2**N leaf values). The figures
 (cycles per search, per trial) are printed; with a table, some search must have saved trials
-by it.
+by it, and judging every attack, a double attack at a leaf must have decided some search (its
+move or trials differ without).
 """
 
 import os
 import random
 import statistics
+from contextlib import contextmanager
 
 import cocotb
 from cocotb.clock import Clock
@@ -29,6 +31,7 @@ from cocotb.triggers import FallingEdge, ReadOnly, RisingEdge, with_timeout
 from fpgatrax.host.bots import make_bot
 from fpgatrax.host.rules.position import Position, tile_symbol, xy_of
 from fpgatrax.host.rules.record import moves_text
+from fpgatrax.hw import search_model as one_search
 from fpgatrax.hw.array_port import Op, command_layout
 from fpgatrax.hw.lanes_model import search_model
 from fpgatrax.hw.search import square_layout
@@ -52,6 +55,19 @@ def model(table=TABLE):
     return search_model(LANES, max_trials=MAX_TRIALS, window=(WIDTH, HEIGHT), depth=DEPTH,
                         extension=EXTENSION, evasions=EVASIONS, tss=TSS, tss_trials=TSS_TRIALS,
                         every_attack=EVERY_ATTACK, table=table)
+
+
+@contextmanager
+def no_double_attacks():
+    """The model as if a leaf never met a double attack (its count of attacks stops at one):
+    the choices that differ are those a double attack decided."""
+    counted = one_search.attacks_held
+    one_search.attacks_held = lambda position, colour, window=None, most=2: counted(
+        position, colour, window, 1)
+    try:
+        yield
+    finally:
+        one_search.attacks_held = counted
 
 
 def unsigned(handle):
@@ -146,12 +162,16 @@ async def search_matches_model(dut):
     await harness.reset()
     positions = positions_from_play(int(PARAMS["positions"]), int(PARAMS["seed"]),
                                     PARAMS["variant"])
-    cycles, per_trial, wins, saved = [], [], 0, 0
+    cycles, per_trial, wins, saved, decided = [], [], 0, 0, 0
     for index, position in enumerate(positions):
         window = window_of(position, (WIDTH, HEIGHT))
         choice = model().choose(position)
         if TABLE and choice is not None:
             saved += model(table=0).choose(position).trials > choice.trials
+        if EVERY_ATTACK and choice is not None:
+            with no_double_attacks():
+                other = model().choose(position)
+            decided += (other.move, other.trials) != (choice.move, choice.trials)
         want = {"found": choice is not None}
         if choice is not None:
             x, y = xy_of(choice.move[0])
@@ -177,6 +197,8 @@ async def search_matches_model(dut):
         wins += got["win"]
     # With a table, the searches must have taken leaf values from it, or the test shows nothing.
     assert saved or not TABLE, "no search saved a trial by its table of leaf values"
+    # Judging every attack, a double attack at a leaf must have decided some search.
+    assert decided or not EVERY_ATTACK, "no search was decided by a double attack at a leaf"
     dut._log.info(f"{len(positions)} positions agree ({wins} wins taken); cycles per search: "
                   f"median {statistics.median(cycles):.0f}, max {max(cycles)}; cycles per trial: "
                   f"median {statistics.median(per_trial):.1f}")

@@ -14,12 +14,14 @@ from fpgatrax.host.rules.position import DELTA, SYMBOL_TILES, Position, key_of, 
 from fpgatrax.hw.search_model import (
     DEFAULT_DEPTH,
     DEFAULT_EXTENSION,
+    DOUBLE_PLIES,
     LEAF_LIMIT,
     MAX_COUNT,
     MINE_WEIGHT,
     THREAT_WEIGHT,
     WIN,
     SearchModel,
+    attacks_held,
     candidates_in_order,
     check_table,
     holds_attack,
@@ -72,11 +74,14 @@ def minimax(position, ply, depth, attack=None, leaf=False, evasions=True, every=
     made an attack); elsewhere, under an ``attack`` made by the move before, a move that ends
     nothing and leaves both its squares empty is lost at the next ply. Without ``evasions``
     attacks change nothing; with ``every`` an attack is any track with adjacent end squares
-    (``holds_attack``), and a move that leaves the opponent one is lost at the next ply."""
+    (``holds_attack``), a move that leaves the opponent one is lost at the next ply, and a
+    leaf where the side to move can make two while the opponent holds none is won two plies
+    later."""
     me = position.to_move
     moves = position.legal_moves()
     if leaf:
         squares = {"threats": set(), "mine": set(), "theirs": set()}
+        double = False
         for move in moves:
             position.play(move)
             winner = position.outcome.winner if position.outcome else None
@@ -85,11 +90,15 @@ def minimax(position, ply, depth, attack=None, leaf=False, evasions=True, every=
                     if (holds_attack(position, colour) if every
                             else makes_threat(position, move[0], colour)):
                         squares[name].add(move[0])
+                double |= (every and attack_counts(position, WHOLE_BOARD)[me] >= 2
+                           and not holds_attack(position, 1 - me))
             position.undo()
             if winner == me:
                 return WIN - ply
             if winner is not None:
                 squares["threats"].add(move[0])
+        if double:
+            return WIN - ply - DOUBLE_PLIES
         count = {name: min(len(found), MAX_COUNT) for name, found in squares.items()}
         value = MINE_WEIGHT * count["mine"] - count["theirs"] - THREAT_WEIGHT * count["threats"]
         return max(-LEAF_LIMIT, min(LEAF_LIMIT, value))
@@ -421,7 +430,16 @@ def test_an_attack_counts_only_with_both_ends_inside_the_window():
 def attacked_colours(position, window):
     """The colours with a track whose two end squares are adjacent and inside ``window``
     (x0, y0, x1, y1), by walking every track of the position."""
-    found = set()
+    return {colour for colour, count in enumerate(attack_counts(position, window)) if count}
+
+
+WHOLE_BOARD = (-9999, -9999, 9999, 9999)
+
+
+def attack_counts(position, window):
+    """How many tracks of white and of red have two end squares adjacent and inside ``window``
+    (x0, y0, x1, y1), by walking every track of the position."""
+    found = [0, 0]
     for colour in (0, 1):
         seen = set()
         for key in position.tiles:
@@ -434,7 +452,7 @@ def attacked_colours(position, window):
             inside = all(window[0] <= x <= window[2] and window[1] <= y <= window[3]
                          for x, y in ((ax, ay), (bx, by)))
             if abs(ax - bx) + abs(ay - by) == 1 and inside:
-                found.add(colour)
+                found[colour] += 1
     return found
 
 
@@ -447,15 +465,20 @@ def test_holds_attack_finds_every_track_one_tile_from_a_loop():
     for position in positions:
         x0, y0, x1, y1 = position.bbox or (0, 0, 0, 0)
         for window in (None, (x0, y0, x1, y1), (x0 + 1, y0, x1 + 1, y1 - 1)):
-            want = attacked_colours(position, window or (-9999, -9999, 9999, 9999))
+            want = attacked_colours(position, window or WHOLE_BOARD)
             got = {colour for colour in (0, 1) if holds_attack(position, colour, window)}
             assert got == want, (position.moves, window)
+            counts = attack_counts(position, window or WHOLE_BOARD)
+            for colour, count in enumerate(counts):
+                assert attacks_held(position, colour, window) == min(count, 2), position.moves
+                met["double"] += count >= 2
             met[len(want)] += 1
             if position.moves and not any(
                     threat_pair(position, key, colour, window)
                     for key in position.placed_last() for colour in want):
                 met["not by the last turn"] += bool(want)
     assert met[1] > 20 and met[2] > 2 and met["not by the last turn"] > 5, met
+    assert met["double"] > 5, met
 
 
 def test_no_leaf_reaches_a_win_the_search_can_see():

@@ -27,7 +27,7 @@ def assert_every_value_fits(values):
     win, count = search_model.WIN, search_model.MAX_COUNT
     weight, limit = search_model.THREAT_WEIGHT, search_model.LEAF_LIMIT
     mine_weight = search_model.MINE_WEIGHT
-    plies = range(1, values.depth + values.extension + 2)
+    plies = range(1, values.depth + values.extension + values.double_plies + 2)
     node_values = {0, win + 1, -(win + 1), *range(-limit, limit + 1),
                    *(win - ply for ply in plies), *(ply - win for ply in plies)}
     for value in node_values:
@@ -55,7 +55,7 @@ def test_todays_widths():
 
 @pytest.mark.parametrize("name,raised", [
     ("WIN", 200), ("WIN", 64), ("MAX_COUNT", 100), ("MAX_COUNT", 16), ("THREAT_WEIGHT", 50),
-    ("MINE_WEIGHT", 9),
+    ("MINE_WEIGHT", 9), ("DOUBLE_PLIES", 5), ("DOUBLE_PLIES", 9),
     ("LEAF_LIMIT", 26), ("LEAF_LIMIT", 27), ("LEAF_LIMIT", 100),
 ])
 def test_a_raised_constant_widens_or_is_refused(monkeypatch, name, raised):
@@ -78,8 +78,8 @@ def test_a_raised_constant_widens_or_is_refused(monkeypatch, name, raised):
 
 
 def test_leaf_limit_below_the_smallest_win(monkeypatch):
-    # WIN - (depth + 1 + extension) is the smallest win a search sees: 27 at depth 3 with one
-    # ply of extension, 28 without.
+    # WIN - (depth + 1 + extension + DOUBLE_PLIES), a double attack at the deepest leaf, is
+    # the smallest win a search sees: 27 at depth 3 with one ply of extension, 28 without.
     monkeypatch.setattr(search_model, "LEAF_LIMIT", 26)
     SearchValues(3, 1)
     monkeypatch.setattr(search_model, "LEAF_LIMIT", 27)
@@ -111,7 +111,7 @@ def test_the_ranges_are_no_wider_than_what_the_search_computes():
 
 @pytest.mark.parametrize("name,refused,accepted", [
     ("WIN", [-1, 2.5], [0]), ("MAX_COUNT", [0, -1], [1]), ("THREAT_WEIGHT", [-1], [0]),
-    ("MINE_WEIGHT", [-1, 1.5], [0]),
+    ("MINE_WEIGHT", [-1, 1.5], [0]), ("DOUBLE_PLIES", [-1], [0]),
     ("LEAF_LIMIT", [-1, "7"], [0]),
 ])
 def test_a_constant_out_of_its_range_is_refused_by_name(monkeypatch, name, refused, accepted):
