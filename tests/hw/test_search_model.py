@@ -427,12 +427,6 @@ def test_an_attack_counts_only_with_both_ends_inside_the_window():
     assert found > 20
 
 
-def attacked_colours(position, window):
-    """The colours with a track whose two end squares are adjacent and inside ``window``
-    (x0, y0, x1, y1), by walking every track of the position."""
-    return {colour for colour, count in enumerate(attack_counts(position, window)) if count}
-
-
 WHOLE_BOARD = (-9999, -9999, 9999, 9999)
 
 
@@ -465,10 +459,10 @@ def test_holds_attack_finds_every_track_one_tile_from_a_loop():
     for position in positions:
         x0, y0, x1, y1 = position.bbox or (0, 0, 0, 0)
         for window in (None, (x0, y0, x1, y1), (x0 + 1, y0, x1 + 1, y1 - 1)):
-            want = attacked_colours(position, window or WHOLE_BOARD)
+            counts = attack_counts(position, window or WHOLE_BOARD)
+            want = {colour for colour, count in enumerate(counts) if count}
             got = {colour for colour in (0, 1) if holds_attack(position, colour, window)}
             assert got == want, (position.moves, window)
-            counts = attack_counts(position, window or WHOLE_BOARD)
             for colour, count in enumerate(counts):
                 assert attacks_held(position, colour, window) == min(count, 2), position.moves
                 met["double"] += count >= 2
