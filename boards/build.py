@@ -52,6 +52,7 @@ from fpgatrax.hw.search_model import (
     DEFAULT_TSS,
     cycles_per_trial,
     tss_trials_for,
+    veto_trials_for,
 )
 
 __all__ = ["Programmer", "Board", "BoardTop", "BoardError", "BOARD_MODULES", "boards", "board",
@@ -109,6 +110,8 @@ class Board:
     ``every_attack`` gives the arrays labels for their tracks and the search the check
     evasions of every attack (``MoveSearch``), for more LUTs per cell and cycles per trial.
     ``table`` gives each search a table of ``2**table`` leaf values in block RAM.
+    ``veto`` checks each new best root move of the search's last iteration by the opponent's
+    threat-space search of that many plies (``MoveSearch``; ``every_attack`` only).
     ``lanes`` searches run at once, each on its own array (``hw/lanes.py``), each with the
     whole trial limit: a device with room for several arrays tries ``lanes`` times the moves.
     ``clock_mhz`` is the clock the board's PLL is asked for; :attr:`clk_freq` is the one it
@@ -135,6 +138,7 @@ class Board:
     both_colours: bool = False
     every_attack: bool = False
     table: int = 0
+    veto: int = 0
     lanes: int = 1
     pll_pad: bool = False
     keeper_size: int = KEEPER_SIZE
@@ -191,6 +195,11 @@ class Board:
         return tss_trials_for(self.max_trials, self.tss)
 
     @property
+    def veto_trials(self):
+        """The trials each veto may spend before it gives up (``veto_trials_for``)."""
+        return veto_trials_for(self.max_trials, self.veto)
+
+    @property
     def worst_move_seconds(self):
         """An upper bound of the time to answer: the trial limit plus a whole win pass (at most
         three symbols on every square), at the array's most cycles per trial, plus emptying the
@@ -217,6 +226,7 @@ class BoardTop(Elaboratable):
                              tss=board.tss, tss_trials=board.tss_trials,
                              both_colours=board.both_colours, lanes=board.lanes,
                              every_attack=board.every_attack, table=board.table,
+                             veto=board.veto, veto_trials=board.veto_trials,
                              variant=board.variant, keeper_size=board.keeper_size,
                              forgetting=board.forgetting)
 

@@ -28,13 +28,15 @@ from amaranth_boards.ulx3s import ULX3S_25F_Platform, ULX3S_85F_Platform
 from fpgatrax.boards.build import OPENFPGALOADER, Board
 
 
-def _ulx3s(platform, size, clock_mhz, router, lanes=1, every_attack=False, table=0):
+def _ulx3s(platform, size, clock_mhz, router, lanes=1, every_attack=False, table=0, veto=0):
     return Board(name=f"ulx3s-{platform.device[-3:].lower()}",
                  title=f"ULX3S {platform.device[-3:]}", platform=platform,
                  width=size, height=size, variant="standard", programmer=OPENFPGALOADER,
                  clock_mhz=clock_mhz, lanes=lanes, every_attack=every_attack, table=table,
+                 veto=veto,
                  leds=(("led", 0), ("led", 1), ("led", 2), ("led", 3)), router=router)
 
 
-BOARDS = [_ulx3s(ULX3S_85F_Platform, 12, 55, "router1", lanes=2, every_attack=True, table=12),
+BOARDS = [_ulx3s(ULX3S_85F_Platform, 12, 55, "router1", lanes=2, every_attack=True, table=12,
+                 veto=5),
           _ulx3s(ULX3S_25F_Platform, 12, 70, "router1", lanes=2)]

@@ -94,6 +94,10 @@ class Player(wiring.Component):
     tss, tss_trials : int
         Plies of the threat-space search before the negamax (0: none), and the trial count at
         which it gives up (``MoveSearch``); the array gets ``tss`` levels at least.
+    veto, veto_trials : int
+        Plies of the opponent's threat-space search that checks the last iteration's new best
+        root moves (0: none), and the trials each may spend (``MoveSearch``); the array gets
+        ``veto + 1`` levels at least.
     max_trials : int
         The search's trials at most (``MoveSearch``; 0: no limit).
     every_attack : bool
@@ -141,7 +145,8 @@ class Player(wiring.Component):
     def __init__(self, *, width, height, clk_freq, baud=19200, depth=DEFAULT_DEPTH,
                  evasions=True, extension=DEFAULT_EXTENSION, max_trials=0, tss=0, tss_trials=0,
                  both_colours=False, lanes=1, variant="standard", team="FT", every_attack=False,
-                 table=0, keeper_size=KEEPER_SIZE, keeper_log=KEEPER_LOG, forgetting=True):
+                 table=0, veto=0, veto_trials=0, keeper_size=KEEPER_SIZE, keeper_log=KEEPER_LOG,
+                 forgetting=True):
         variant = variant_named(variant)
         limit = variant.span_limit
         if limit is not None and (width < limit or height < limit):
@@ -163,7 +168,7 @@ class Player(wiring.Component):
                                    depth=depth, evasions=evasions, extension=extension,
                                    every_attack=every_attack, table=table,
                                    max_trials=max_trials, tss=tss, tss_trials=tss_trials,
-                                   variant=variant)
+                                   veto=veto, veto_trials=veto_trials, variant=variant)
         super().__init__({
             "rx": In(1, init=1),
             "tx": Out(1, init=1),

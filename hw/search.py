@@ -22,6 +22,10 @@ short:
   on only with the mover's attacks and the replies to them, on the null window (0, 1): a root
   move proven to win is played at once; otherwise (or when it reaches ``tss_trials``) the
   deepening starts;
+- with ``veto`` plies, each root move that becomes the best of the last iteration is tried again
+  and the opponent's threat-space search runs after it (the same mode, the opponent attacking,
+  on the null window (0, 1)); a move the opponent proves a win against is worth ``veto + 1 -
+  WIN`` instead, below every leaf's value, so the scan goes on to the next best;
 - each ply tries one move first: at the root the last iteration's choice, deeper down the
   ply's *killer* (the last move that cut a node off there, or won a leaf); when the trial limit
   runs out, the unfinished iteration's best move so far is played, if it has one.
@@ -140,6 +144,11 @@ class MoveSearch(wiring.Component):
         at every ply, and an evasion node reads no squares (5 in the model's docstring).
     max_trials : int
         The most trials a search makes (0: no limit), which bounds its time.
+    veto, veto_trials : int
+        Plies of the opponent's threat-space search that checks each new best root move of the
+        last iteration (0: none; else odd, at least 3; ``every_attack`` only), and the trials
+        each one may spend before it gives up (0: up to ``max_trials``). The array needs
+        ``veto + 1`` trial levels.
     tss, tss_trials : int
         Plies of the threat-space search before the negamax (0: none; else odd, at least 3:
         it ends with the mover's ply), and the trial count at which it gives up (below
@@ -193,14 +202,15 @@ class MoveSearch(wiring.Component):
 
     def __init__(self, width, height, *, depth=DEFAULT_DEPTH, evasions=True,
                  extension=DEFAULT_EXTENSION, max_trials=0, tss=0, tss_trials=0,
-                 variant="standard", lane=0, lanes=1, every_attack=False, table=0):
+                 variant="standard", lane=0, lanes=1, every_attack=False, table=0, veto=0,
+                 veto_trials=0):
         check_lane(lane, lanes)
         check_table(table, (width, height))
         self.table = table
         if not isinstance(max_trials, int) or not 0 <= max_trials < 1 << TRIAL_BITS:
             raise ValueError(f"max_trials must be a whole number below 2**{TRIAL_BITS} "
                              f"(0: no limit), not {max_trials!r}")
-        check_attack_settings(evasions, extension, max_trials, tss, tss_trials, every_attack)
+        check_attack_settings(evasions, extension, max_trials, tss, tss_trials, every_attack, veto)
         self.values = SearchValues(depth, extension)
         self.width, self.height = width, height
         self.depth, self.max_trials, self.variant = depth, max_trials, variant_named(variant)
@@ -209,7 +219,8 @@ class MoveSearch(wiring.Component):
         # reports every attack.
         self._squares = evasions and not every_attack
         self.tss, self.tss_trials = tss, (tss_trials or max_trials) if tss else 0
-        self.levels = levels_of(depth, extension, tss)
+        self.veto, self.veto_trials = veto, (veto_trials or max_trials) if veto else 0
+        self.levels = levels_of(depth, extension, tss, veto)
         self.lane, self.lanes = lane, lanes
         # The win pass counts every candidate (three symbols on each square) before the limit
         # is first checked.
@@ -246,6 +257,11 @@ class MoveSearch(wiring.Component):
         self._horizon = Signal(range(1, max(self.depth, self.tss) + 1))
         self._win_pass = Signal()
         self._tss = Signal()                            # the threat-space search runs
+        # The veto runs, the value of the root move it checks, and the trial count at which it
+        # gives up.
+        self._veto = Signal()
+        self._veto_value = Signal(v.value)
+        self._veto_end = Signal(len(self.trials) + 1)
         self._value = Signal(v.value)                   # the value of the move just searched
         self._best_move = Signal(square)                # this iteration's best root move
         self._best_valid = Signal()
@@ -299,7 +315,7 @@ class MoveSearch(wiring.Component):
             m.d.comb += self.busy.eq(0)
             with m.If(self.start):
                 m.d.sync += [self._mover.eq(self.colour), self.trials.eq(0), self._ply.eq(1),
-                             self._win_pass.eq(1), self._best_valid.eq(0),
+                             self._win_pass.eq(1), self._best_valid.eq(0), self._veto.eq(0),
                              self._legal_seen.eq(0), self.found.eq(0), self.win.eq(0)]
                 m.d.sync += [flag.eq(0) for flag in self._has_killer]
                 if self.lanes > 1:
@@ -340,6 +356,8 @@ class MoveSearch(wiring.Component):
         # The threat-space search gives up at its own count (below the search's limit).
         self._tss_over = ((self._tss & (self.trials >= self.tss_trials - 1)) if self.tss_trials
                           else Const(0, 1))
+        self._veto_over = ((self._veto & (self.trials >= self._veto_end - 1)) if self.veto_trials
+                           else Const(0, 1))
         # This ply's first move, met again in raster order: valued already (a leaf looks at it
         # only for a win, so it counts it again as any candidate).
         first_move = Mux(ply == 1, self._chosen.as_value(), self._killers[ply - 2].as_value())
@@ -393,6 +411,13 @@ class MoveSearch(wiring.Component):
 
         # The states after use the latched ring, from the next clock.
         latch_then("POP_RING", goto(m, "RESULT"))
+        if self.veto:
+            def veto_given_up():       # back to the root, the move's value as it was
+                with m.If(self._ply != 1):
+                    m.d.sync += [self._frame.eq(self._stack[0]), self._ply.eq(1)]
+                m.d.sync += self._value.eq(0)
+                m.next = "RESULT"
+            latch_then("VETO_RING", veto_given_up)
         if self.tss:
             latch_then("TSS_RING", goto(m, "NEGAMAX"))
             with m.State("NEGAMAX"):
@@ -461,19 +486,25 @@ class MoveSearch(wiring.Component):
         """One ply deeper: keep this ply's frame (with ``tried_first`` as it now stands) and
         start the child's, whose window is (-beta, -max(alpha, best)). The child is a leaf scan
         at the horizon, unless the move made an attack and the extension allows one more ply;
-        it is an evasion node if the move made an attack. Returns whether the child is a leaf
-        scan."""
+        it is an evasion node if the move made an attack. In the veto, the root move's child
+        is the opponent's node on the null window (0, 1), and no child is a leaf scan. Returns
+        whether the child is a leaf scan."""
         frame, ply, stack = self._frame, self._ply, self._stack
         made, horizon = self._makes_mine, self._horizon
+        alpha = -frame.beta
+        beta = -Mux(frame.alpha > frame.best, frame.alpha, frame.best)
         if self.evasions:
             deeper = (ply < horizon) | (made & (ply < horizon + self.extension))
+            if self.veto:
+                deeper |= self._veto
+                alpha = Mux(self._veto & (ply == 1), 0, alpha)
+                beta = Mux(self._veto & (ply == 1), 1, beta)
             child = (~deeper, made, self._made_at) if self._squares else (~deeper, 0, None)
         else:
             child = (ply >= horizon, 0, None)
         m.d.sync += [stack[ply - 1].eq(frame), stack[ply - 1].tried_first.eq(tried_first),
                      ply.eq(ply + 1)]
-        self._new_frame(m, -frame.beta, -Mux(frame.alpha > frame.best, frame.alpha, frame.best),
-                        killer=ply - 1, child=child)
+        self._new_frame(m, alpha, beta, killer=ply - 1, child=child)
         if self.table:
             m.d.sync += self._frame.key.eq(frame.key ^ self._move_key)
         return child[0]
@@ -560,6 +591,9 @@ class MoveSearch(wiring.Component):
                     m.next = "TSS_ABORT"
             with m.Elif(self._out_of_trials):
                 m.next = "ABORT"
+            if self.veto:
+                with m.Elif(self._veto_over):
+                    m.next = "VETO_ABORT"
             with m.Elif(~self._legal | self._repeat):
                 m.next = "DROP_NEXT"
             with m.Elif(self._leaf):
@@ -635,11 +669,15 @@ class MoveSearch(wiring.Component):
 
     def _tss_ends(self, ply):
         """In the threat-space search, whether the move just tried (legal, ending nothing) is
-        worth 0 rather than searched deeper: a move at its last ply, or a mover's move that
-        makes no attack (it proves nothing)."""
-        if not self.tss:
-            return Const(0, 1)
-        return self._tss & ((ply == self._horizon) | (ply[0] & ~self._makes_mine))
+        worth 0 rather than searched deeper: a move at its last ply, or an attacker's move that
+        makes no attack (it proves nothing). The attacker moves at odd plies, in the veto at
+        even ones (the opponent's)."""
+        ends = Const(0, 1)
+        if self.tss:
+            ends |= self._tss & ((ply == self._horizon) | (ply[0] & ~self._makes_mine))
+        if self.veto:
+            ends |= self._veto & ((ply == self.veto + 1) | (~ply[0] & ~self._makes_mine))
+        return ends
 
     def _trial_states(self, m):
         """The array commands: the TRY of each candidate, and the DISCARDs after it."""
@@ -667,6 +705,8 @@ class MoveSearch(wiring.Component):
         discard("ABORT", 1, goto(m, "CHOOSE"))
         if self.tss:
             discard("TSS_ABORT", 1, goto(m, "TSS_RING"))
+        if self.veto:
+            discard("VETO_ABORT", 1, goto(m, "VETO_RING"))
 
     # -- the table of leaf values ---------------------------------------------------------------
 
@@ -728,22 +768,45 @@ class MoveSearch(wiring.Component):
 
     def _result_state(self, m):
         """A move's value is known: keep it if it is the ply's best (at the root, remember the
-        move), and cut the ply off at beta."""
+        move), and cut the ply off at beta. With a veto, a root move of the last iteration
+        that would become the best is first checked by it (tried again at level 1, the
+        opponent's node after it on the null window) and comes back here with the veto's
+        answer in ``_value``: below 0 if the opponent proved a win (the move is then worth
+        ``refuted``), 0 if not or if the veto gave up (its own value stands)."""
         frame, value = self._frame, self._value
         with m.State("RESULT"):
-            with m.If(value > frame.best):
-                m.d.sync += frame.best.eq(value)
-                with m.If(self._ply == 1):
-                    m.d.sync += [self._best_move.eq(self._move), self._best_valid.eq(1)]
-                with m.If(value >= frame.beta):
-                    # Only the threat-space search cuts the root off (its win): no killer.
-                    with m.If(self._ply != 1 if self.tss else 1):
-                        self._remember(m)
-                    m.next = "END"
-                with m.Else():
-                    self._advance(m)
+            if not self.veto:
+                self._keep_result(m, value)
+                return
+            refuted = self.veto + 1 - self.values.win
+            with m.If(self._veto & (self._ply == 1)):
+                m.d.sync += self._veto.eq(0)
+                self._keep_result(m, Mux(value < 0, refuted, self._veto_value))
+            with m.Elif((value > frame.best) & (value > refuted) & (self._ply == 1) &
+                        (self._horizon == self.depth) & ~self._tss):
+                m.d.sync += [self._veto.eq(1), self._veto_value.eq(value),
+                             self._veto_end.eq(self.trials + self.veto_trials)]
+                m.next = "SCAN"
+            with m.Else():
+                self._keep_result(m, value)
+
+    def _keep_result(self, m, value):
+        """The ply's move is worth ``value``: keep it if it is the ply's best, and cut the ply
+        off at beta."""
+        frame = self._frame
+        with m.If(value > frame.best):
+            m.d.sync += frame.best.eq(value)
+            with m.If(self._ply == 1):
+                m.d.sync += [self._best_move.eq(self._move), self._best_valid.eq(1)]
+            with m.If(value >= frame.beta):
+                # Only the threat-space search cuts the root off (its win): no killer.
+                with m.If(self._ply != 1 if self.tss else 1):
+                    self._remember(m)
+                m.next = "END"
             with m.Else():
                 self._advance(m)
+        with m.Else():
+            self._advance(m)
 
     def _iteration(self, m, depth, first):
         """Scan the root again, for an iteration ``depth`` plies deep; every iteration but the

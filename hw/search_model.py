@@ -119,6 +119,20 @@ player's strength can be measured at Python speed and its speed in cycles. The a
     symbol that ends up a different tile on two paths. The table is
     emptied at every search's start; a leaf cut short by the trial limit is not kept, and a
     leaf taken from the table sets no killer.
+13. **Veto** (``veto`` plies, with ``every_attack``). The negamax looks 3 plies ahead and the
+    opponent's forced wins can be longer: in the losses of the 85F's model to a C++ engine at
+    full time, most were decided at a move where other moves held against the opponent's
+    7-ply threat-space search (docs/measurements.md). So in the last iteration (``depth``)
+    every root move whose value would make it the new best, unless it is already below the
+    refuted value, is checked first: it is tried again (a trial) and the threat-space search
+    of 10 runs after it with the roles turned, the opponent attacking at even plies, from the
+    opponent's node at ply 2 on the null window (0, 1), the plies ending at ``veto + 1``. If
+    the opponent's value is above 0 (a proven win), the move is worth ``veto + 1 - WIN``
+    instead (lost by then at the latest: below every leaf's value, above the losses the
+    negamax sees sooner), and the scan goes on, so the next best move gets its chance. The
+    veto gives up (the move keeps its value) when its trials reach ``veto_trials`` from its
+    start; the trial limit stops the search in it as anywhere. Killers it sets stay. The
+    array needs ``veto + 1`` trial levels.
 
 The cost of a choice is counted in trials, exactly as the gateware spends them (each one a TRY
 command that places a tile). ``Choice.trials`` reports it. A draw (in the 8x8 variant, no legal
@@ -145,6 +159,7 @@ __all__ = ["SearchModel", "Choice", "SearchValues", "candidates_in_order",
            "LEAF_LIMIT", "DEFAULT_DEPTH", "DEFAULT_EXTENSION", "DEFAULT_TSS", "CYCLES_PER_TRIAL",
            "CYCLES_PER_TRIAL_BOTH", "CYCLES_PER_TRIAL_LABELS", "cycles_per_trial",
            "levels_of", "check_lane", "check_attack_settings", "check_table", "tss_trials_for",
+           "veto_trials_for", "VETO_SHARE",
            "zobrist_table", "move_key_index", "TABLE_KEY_BITS"]
 
 WIN = 34               # the value of a win at ply 0; |values| never reach WIN + 1 (34: a double
@@ -159,6 +174,7 @@ DEFAULT_DEPTH = 3
 DEFAULT_EXTENSION = 1  # plies an attack made at or beyond the horizon may extend the search
 DEFAULT_TSS = 7        # plies of the threat-space search (the boards with the check evasions)
 TSS_SHARE = 4          # the threat-space search gives up at 1/TSS_SHARE of the trial limit
+VETO_SHARE = 8         # each veto's threat-space search gives up after 1/VETO_SHARE of it
 #: The most cycles one trial of the gateware search takes on average over a whole search, as
 #: measured by ``python -m fpgatrax.host.bench.movetime --measure``, with a fifth added: for
 #: the current search (killer moves, every negamax trial with the threat passes, check evasions
@@ -205,15 +221,22 @@ def cycles_per_trial(both_colours=False, labels=False):
     return CYCLES_PER_TRIAL_BOTH if both_colours else CYCLES_PER_TRIAL
 
 
-def levels_of(depth, extension, tss):
-    """The trial levels the array needs: one per ply of the deepest search."""
-    return max(depth + 1 + extension, tss)
+def levels_of(depth, extension, tss, veto=0):
+    """The trial levels the array needs: one per ply of the deepest search (a veto's is the
+    root move's and its own plies)."""
+    return max(depth + 1 + extension, tss, 1 + veto)
 
 
 def tss_trials_for(max_trials: int, tss: int) -> int:
     """The trial count at which a board's threat-space search of ``tss`` plies gives up: a
     ``TSS_SHARE``-th of its trial limit (0 without a limit or a threat-space search)."""
     return max_trials // TSS_SHARE if tss else 0
+
+
+def veto_trials_for(max_trials: int, veto: int) -> int:
+    """The trials a board's veto of ``veto`` plies may spend on one root move before it gives
+    up: a ``VETO_SHARE``-th of its trial limit (0 without a limit or a veto)."""
+    return max_trials // VETO_SHARE if veto else 0
 
 
 def check_lane(lane, lanes):
@@ -232,9 +255,16 @@ def check_table(table, window):
         raise ValueError("the table of leaf values keys moves by array square: it needs a window")
 
 
-def check_attack_settings(evasions, extension, max_trials, tss, tss_trials, every_attack=False):
+def check_attack_settings(evasions, extension, max_trials, tss, tss_trials, every_attack=False,
+                          veto=0):
     """Refuse, with a ValueError, settings of the attack searches that do not go together
-    (``max_trials`` and ``tss_trials`` 0 for none)."""
+    (``max_trials``, ``tss_trials`` and ``veto`` 0 for none)."""
+    if veto and (not 3 <= veto < WIN - 1 - LEAF_LIMIT or veto % 2 == 0):
+        raise ValueError(f"the veto is an odd number of plies from 3 to "
+                         f"{(WIN - 2 - LEAF_LIMIT - 1) | 1} (it ends with the opponent's, and "
+                         f"a refuted move must rank below every leaf), or 0 for none, not {veto}")
+    if veto and not every_attack:
+        raise ValueError("the veto needs every attack judged (every_attack=1, or veto=0)")
     if every_attack and not evasions:
         raise ValueError("judging every attack needs the evasions (every_attack=0 without them)")
     if extension < 0:
@@ -435,20 +465,22 @@ class SearchModel:
     evasion nodes, no extension: the iCE40 boards' search); ``tss`` plies of threat-space search
     (0: none) give up at ``tss_trials`` (None: ``max_trials``); ``every_attack`` judges attacks
     anywhere (see 5 above; it needs ``evasions``); ``table`` keeps a table of ``2**table``
-    leaf values (see 12 above; 0: none; it needs a ``window``). The array needs
+    leaf values (see 12 above; 0: none; it needs a ``window``); ``veto`` plies of the opponent's
+    threat-space search check each new best root move of the last iteration (see 13 above; 0:
+    none), each giving up after ``veto_trials`` (None: at the trial limit). The array needs
     :func:`levels_of` trial levels. ``lane`` of ``lanes`` searches only its share of the root's
     squares (see 11 above; it needs a ``window``). After :meth:`choose`, ``iterations`` holds the
     best root move and its value of each finished iteration, deepest last."""
 
     def __init__(self, max_trials=None, window=None, depth=DEFAULT_DEPTH,
                  extension=DEFAULT_EXTENSION, evasions=True, tss=0, tss_trials=None,
-                 lane=0, lanes=1, every_attack=False, table=0):
+                 lane=0, lanes=1, every_attack=False, table=0, veto=0, veto_trials=None):
         if max_trials is not None and max_trials < 1:
             raise ValueError("the trial limit is at least one trial")
         if depth < 1:
             raise ValueError("the search is at least one ply deep")
         check_attack_settings(evasions, extension, max_trials or 0, tss, tss_trials or 0,
-                              every_attack)
+                              every_attack, veto)
         check_lane(lane, lanes)
         if lanes > 1 and window is None:
             raise ValueError("lanes split the array's squares: they need a window")
@@ -460,6 +492,8 @@ class SearchModel:
         self.max_trials, self.window, self.depth = max_trials, window, depth
         self.extension, self.evasions, self.every_attack = extension, evasions, every_attack
         self.tss, self.tss_trials = tss, tss_trials or max_trials
+        self.veto, self.veto_trials = veto, veto_trials or max_trials
+        self._attacker = 1       # the threat-space search's attacker moves at odd plies (1)
         self._limit = max_trials      # the trial count that stops the search running now
         self._window = None
         self._depth = depth      # the iteration's depth
@@ -483,8 +517,14 @@ class SearchModel:
                 pv = choice.move if choice.depth else None
                 for move in self._ordered(position, order, pv):
                     value = self._value(position, move, 1, -WIN - 1, WIN + 1, best_value, None)
-                    if value is not None and value > best_value:
-                        best, best_value = move, value
+                    if value is None or value <= best_value:
+                        continue
+                    if (self.veto and depth == self.depth and value > self._refuted_value
+                            and self._refuted(position, move)):
+                        value = self._refuted_value
+                        if value <= best_value:
+                            continue
+                    best, best_value = move, value
                 choice = Choice(best, "best", best_value, self.trials, self._depth)
                 self.iterations.append((best, best_value))
         except _OutOfBudget:
@@ -551,6 +591,39 @@ class SearchModel:
             self._tss_mode, self._limit = False, self.max_trials
         return None
 
+    @property
+    def _refuted_value(self):
+        """A root move's value when the veto refutes it: lost at ply ``veto + 1`` at the latest,
+        below every leaf's value and above every loss the negamax sees sooner."""
+        return self.veto + 1 - WIN
+
+    def _refuted(self, position, move):
+        """The veto (see 13 above): whether the opponent proves a win after the root ``move``
+        (tried again, a trial) by a threat-space search of ``veto`` plies, giving up after
+        ``veto_trials`` trials from its start (not refuted) or at the trial limit (the search
+        stops)."""
+        mover = position.to_move
+        saved = self._tss_mode, self._depth, self._limit
+        self._tss_mode, self._depth, self._attacker = True, 1 + self.veto, 0
+        if self.veto_trials is not None:
+            self._limit = self.trials + self.veto_trials
+            if self.max_trials is not None:
+                self._limit = min(self._limit, self.max_trials)
+        placed = False
+        try:
+            placed = self._trial(position, move)
+            return placed and self._node(position, 2, 0, 1,
+                                         self._attack(position, move[0], mover)) > 0
+        except _OutOfBudget:
+            if self.max_trials is not None and self.trials >= self.max_trials:
+                raise
+            return False
+        finally:
+            self._tss_mode, self._depth, self._limit = saved
+            self._attacker = 1
+            if placed:
+                position.undo()
+
     def _trial(self, position, move):
         """Try ``move``: True if it was legal (and is now played), counting the trial."""
         legal = position.push(move)
@@ -612,7 +685,8 @@ class SearchModel:
             elif attacked is not None and not any(key in position.tiles for key in attacked):
                 return ply + 1 - WIN      # the attack is left alone: it closes next ply
             attack = self._attack(position, move[0], mover)
-            if self._tss_mode and (ply == self._depth or (ply % 2 and attack is None)):
+            if self._tss_mode and (ply == self._depth or
+                                   (ply % 2 == self._attacker and attack is None)):
                 return 0          # only the mover's attacks (and the replies) go on
             deeper = ply < self._depth or (attack is not None and
                                            ply < self._depth + self.extension)

@@ -25,16 +25,18 @@ PASSED = ("start", "colour", "busy", "done", "found", "win", "move", "trials")
 
 class SearchHarness(wiring.Component):
     def __init__(self, width, height, *, depth, evasions=True, max_trials=0, tss=0, tss_trials=0,
-                 both_colours=False, variant="standard", lanes=1, every_attack=False, table=0):
+                 both_colours=False, variant="standard", lanes=1, every_attack=False, table=0,
+                 veto=0, veto_trials=0):
         self.width, self.height = width, height
         self._env = {"SEARCH_WIDTH": width, "SEARCH_HEIGHT": height, "SEARCH_DEPTH": depth,
                      "SEARCH_MAX_TRIALS": max_trials, "SEARCH_VARIANT": variant,
                      "SEARCH_EVASIONS": int(evasions), "SEARCH_TSS": tss,
                      "SEARCH_TSS_TRIALS": tss_trials, "SEARCH_LANES": lanes,
-                     "SEARCH_EVERY_ATTACK": int(every_attack), "SEARCH_TABLE": table}
+                     "SEARCH_EVERY_ATTACK": int(every_attack), "SEARCH_TABLE": table,
+                     "SEARCH_VETO": veto, "SEARCH_VETO_TRIALS": veto_trials}
         self._search = SearchLanes(width, height, lanes=lanes, both_colours=both_colours,
                                    depth=depth, evasions=evasions, every_attack=every_attack,
-                                   table=table,
+                                   table=table, veto=veto, veto_trials=veto_trials,
                                    extension=DEFAULT_EXTENSION if evasions else 0,
                                    max_trials=max_trials, tss=tss, tss_trials=tss_trials,
                                    variant=variant)

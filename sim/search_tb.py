@@ -49,12 +49,15 @@ TSS_TRIALS = int(os.environ.get("SEARCH_TSS_TRIALS", "0")) or None
 LANES = int(os.environ.get("SEARCH_LANES", "1"))
 EVERY_ATTACK = os.environ.get("SEARCH_EVERY_ATTACK", "0") == "1"
 TABLE = int(os.environ.get("SEARCH_TABLE", "0"))
+VETO = int(os.environ.get("SEARCH_VETO", "0"))
+VETO_TRIALS = int(os.environ.get("SEARCH_VETO_TRIALS", "0")) or None
 
 
-def model(table=TABLE):
+def model(table=TABLE, veto=VETO):
     return search_model(LANES, max_trials=MAX_TRIALS, window=(WIDTH, HEIGHT), depth=DEPTH,
                         extension=EXTENSION, evasions=EVASIONS, tss=TSS, tss_trials=TSS_TRIALS,
-                        every_attack=EVERY_ATTACK, table=table)
+                        every_attack=EVERY_ATTACK, table=table, veto=veto,
+                        veto_trials=VETO_TRIALS if veto else None)
 
 
 @contextmanager
@@ -70,13 +73,31 @@ def no_double_attacks():
         one_search.attacks_held = counted
 
 
+@contextmanager
+def counted_refutations():
+    """A list whose one count grows by each root move a veto of the model refutes meanwhile."""
+    counts = [0]
+    refuted = one_search.SearchModel._refuted
+
+    def counting(self, position, move):
+        proven = refuted(self, position, move)
+        counts[0] += proven
+        return proven
+    one_search.SearchModel._refuted = counting
+    try:
+        yield counts
+    finally:
+        one_search.SearchModel._refuted = refuted
+
+
 def unsigned(handle):
     return int(handle.value)
 
 
 def positions_from_play(count, seed, variant):
-    """(position, record text) pairs where the search model is to move, from its games against
-    the random and greedy bots."""
+    """Positions where the search model is to move, from its games against the random and
+    greedy bots; with a veto, from its games against itself after four random moves, where
+    both sides attack and the veto has moves to refute."""
     rng = random.Random(seed)
     found = []
     while len(found) < count:
@@ -85,10 +106,11 @@ def positions_from_play(count, seed, variant):
         bot = make_bot(rng.choice(["random", "greedy"]), seed=rng.randrange(1 << 30))
         me = rng.randrange(2)
         while position.outcome is None and len(found) < count:
-            if position.to_move == me:
-                columns, rows = position.size()
-                if columns > WIDTH or rows > HEIGHT:
-                    break
+            columns, rows = position.size()
+            if columns > WIDTH or rows > HEIGHT:
+                break
+            searching = position.to_move == me or VETO
+            if searching and not (VETO and len(position.moves) < 4):
                 found.append(position.copy())
                 choice = searcher.choose(position)
                 if choice is None:
@@ -98,7 +120,7 @@ def positions_from_play(count, seed, variant):
                 legal = position.legal_moves()
                 if not legal:
                     break
-                move = bot.choose(position)
+                move = rng.choice(legal) if VETO else bot.choose(position)
             position.play(move)
     return found
 
@@ -162,7 +184,7 @@ async def search_matches_model(dut):
     await harness.reset()
     positions = positions_from_play(int(PARAMS["positions"]), int(PARAMS["seed"]),
                                     PARAMS["variant"])
-    cycles, per_trial, wins, saved, decided = [], [], 0, 0, 0
+    cycles, per_trial, wins, saved, decided, vetoed = [], [], 0, 0, 0, 0
     for index, position in enumerate(positions):
         window = window_of(position, (WIDTH, HEIGHT))
         choice = model().choose(position)
@@ -172,6 +194,10 @@ async def search_matches_model(dut):
             with no_double_attacks():
                 other = model().choose(position)
             decided += (other.move, other.trials) != (choice.move, choice.trials)
+        if VETO:
+            with counted_refutations() as refutations:
+                model().choose(position)
+            vetoed += refutations[0]
         want = {"found": choice is not None}
         if choice is not None:
             x, y = xy_of(choice.move[0])
@@ -190,7 +216,8 @@ async def search_matches_model(dut):
             record = " ".join(moves_text(position))
             raise AssertionError(
                 f"position {index} ({PARAMS['variant']}, {WIDTH}x{HEIGHT}, depth {DEPTH}, "
-                f"max_trials {MAX_TRIALS}, tss {TSS} to {TSS_TRIALS} trials): "
+                f"max_trials {MAX_TRIALS}, tss {TSS} to {TSS_TRIALS} trials, veto {VETO} to "
+                f"{VETO_TRIALS}): "
                 f"gateware {got}, model {want}\nrecord: {record}")
         cycles.append(got["cycles"])
         per_trial.append(got["cycles"] / max(1, got["trials"]))
@@ -199,6 +226,8 @@ async def search_matches_model(dut):
     assert saved or not TABLE, "no search saved a trial by its table of leaf values"
     # Judging every attack, a double attack at a leaf must have decided some search.
     assert decided or not EVERY_ATTACK, "no search was decided by a double attack at a leaf"
+    # With a veto, some must have refuted a root move (which changes the trials that follow).
+    assert vetoed or not VETO, "no veto refuted a root move"
     dut._log.info(f"{len(positions)} positions agree ({wins} wins taken); cycles per search: "
                   f"median {statistics.median(cycles):.0f}, max {max(cycles)}; cycles per trial: "
                   f"median {statistics.median(per_trial):.1f}")

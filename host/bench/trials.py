@@ -37,6 +37,7 @@ from fpgatrax.hw.search_model import (
     DEFAULT_EXTENSION,
     candidates_in_order,
     tss_trials_for,
+    veto_trials_for,
     window_of,
 )
 
@@ -82,7 +83,8 @@ def _settings(target, trials):
     return {"depth": target.depth, "evasions": target.evasions, "max_trials": trials,
             "tss": target.tss, "tss_trials": tss_trials_for(trials, target.tss),
             "both_colours": target.both_colours, "variant": target.variant,
-            "lanes": target.lanes, "every_attack": target.every_attack, "table": target.table}
+            "lanes": target.lanes, "every_attack": target.every_attack, "table": target.table,
+            "veto": target.veto, "veto_trials": veto_trials_for(trials, target.veto)}
 
 
 def _positions(moves_lists, variant):
@@ -122,7 +124,8 @@ def model_rate(positions, window_size, settings):
                                  evasions=settings["evasions"], tss=settings["tss"],
                                  tss_trials=settings["tss_trials"] or None,
                                  every_attack=settings["every_attack"],
-                                 table=settings["table"])
+                                 table=settings["table"], veto=settings["veto"],
+                                 veto_trials=settings["veto_trials"] or None)
             choice = model.choose(position)
             done += choice.trials if choice else 0
         elapsed = time.perf_counter() - started
@@ -149,6 +152,7 @@ def measure_board(target, positions=POSITIONS, trials=TRIALS, seed=SEED):
         if target.tss else "") + (
         ", both colours per pass" if target.both_colours else "") + (
         f", a table of {1 << target.table:,} leaf values" if target.table else "") + (
+        f", a {target.veto}-ply veto" if target.veto else "") + (
         f", {target.lanes} lanes" if target.lanes > 1 else "")
     return BoardTrials(
         name=target.name, settings=described,

@@ -127,6 +127,8 @@ def board_table(targets):
                        f"+{target.extension}")
         if target.tss:
             search += f", TSS {target.tss} to {target.tss_trials:,}"
+        if target.veto:
+            search += f", veto {target.veto} to {target.veto_trials:,} each"
         if target.table:
             search += f", table {1 << target.table:,}"
         if target.lanes > 1:

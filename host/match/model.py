@@ -56,6 +56,7 @@ from fpgatrax.hw.search_model import (
     candidates_in_order,
     check_attack_settings,
     tss_trials_for,
+    veto_trials_for,
     window_of,
 )
 
@@ -88,6 +89,7 @@ class ModelSettings:
     table: int = 0             # a table of 2**table leaf values per search (0: none)
     extension: int = DEFAULT_EXTENSION
     tss: int = DEFAULT_TSS     # plies of the threat-space search (0: none)
+    veto: int = 0              # plies of the opponent's threat-space search on new bests (0: none)
     cycles_per_trial: int = CYCLES_PER_TRIAL    # the board's array's most (cycles_per_trial)
     lanes: int = 1             # searches at once, each on its own array
     keeper: int = KEEPER_SIZE  # the keeper's board, squares per side (hw/keeper.py)
@@ -110,7 +112,7 @@ class ModelSettings:
         return cls(target.depth, target.max_trials, target.width, target.height,
                    target.clk_freq, board=name, evasions=int(target.evasions),
                    every_attack=int(target.every_attack), table=target.table,
-                   extension=target.extension, tss=target.tss,
+                   extension=target.extension, tss=target.tss, veto=target.veto,
                    cycles_per_trial=target.cycles_per_trial, lanes=target.lanes,
                    keeper=target.keeper_size, forgetting=target.forgetting)
 
@@ -126,7 +128,8 @@ class ModelSettings:
             self.lanes, max_trials=limit or None, window=(self.width, self.height),
             depth=self.depth, extension=self.extension, evasions=bool(self.evasions),
             every_attack=bool(self.every_attack), table=self.table, tss=self.tss,
-            tss_trials=tss_trials_for(limit, self.tss) or None)
+            tss_trials=tss_trials_for(limit, self.tss) or None, veto=self.veto,
+            veto_trials=veto_trials_for(limit, self.veto) or None)
         return search
 
     def describe(self) -> str:
@@ -136,6 +139,9 @@ class ModelSettings:
         if self.tss:
             attacks += (f", {self.tss}-ply threat-space search"
                         f"{f' up to {self.tss_trials:,} trials' if self.tss_trials else ''}")
+        if self.veto:
+            attacks += (f", each new best root move vetoed by the opponent's {self.veto}-ply "
+                        f"threat-space search")
         if self.table:
             attacks += f", a table of {1 << self.table:,} leaf values"
         lanes = f"{self.lanes} lanes, each with a " if self.lanes > 1 else ""
@@ -143,7 +149,8 @@ class ModelSettings:
                 f"{lanes}{self.width}x{self.height} array, {self.clock / 1e6:g} MHz")
 
 
-_INTEGERS = ("depth", "evasions", "every_attack", "table", "extension", "tss", "max_trials",
+_INTEGERS = ("depth", "evasions", "every_attack", "table", "extension", "tss", "veto",
+             "max_trials",
              "width", "height", "baud", "random_moves", "seed", "lanes", "keeper")
 # What a board decides; given all of them, no board is needed.
 _BOARD_FIELDS = {"depth", "max_trials", "width", "height", "clock"}
@@ -170,7 +177,7 @@ def parse_settings(argument: str, seed: int | None = None) -> ModelSettings:
             values[name] = float(text) if name == "clock" else int(text)
         except ValueError:
             raise UserError(f"model: {name} must be a number, not {text!r}") from None
-        lowest = 0 if name in ("evasions", "every_attack", "table", "extension", "tss",
+        lowest = 0 if name in ("evasions", "every_attack", "table", "extension", "tss", "veto",
                                "max_trials", "random_moves", "seed") else 1
         highest = {"evasions": 1, "every_attack": 1, "table": 16}.get(name, float("inf"))
         if not lowest <= values[name] <= highest:
@@ -181,7 +188,8 @@ def parse_settings(argument: str, seed: int | None = None) -> ModelSettings:
     else:
         settings = ModelSettings.of_board(board or DEFAULT_BOARD)
         changed = sorted(set(values) & (_BOARD_FIELDS | {"evasions", "every_attack", "table",
-                                                           "extension", "tss", "lanes",
+                                                           "extension", "tss", "veto",
+                                                           "lanes",
                                                            "keeper"}))
         if changed:
             values["board"] = f"{settings.board} with {', '.join(changed)} changed"  # type: ignore
@@ -192,9 +200,15 @@ def parse_settings(argument: str, seed: int | None = None) -> ModelSettings:
             if getattr(settings, name) and name in values:
                 raise UserError(f"model: {what} needs the evasions (evasions=1, or {name}=0)")
         settings = replace(settings, extension=0, tss=0, every_attack=0)
+    if settings.veto and not settings.every_attack:
+        if "veto" in values:
+            raise UserError("model: the veto needs every attack judged (every_attack=1, or "
+                            "veto=0)")
+        settings = replace(settings, veto=0)
     try:
         check_attack_settings(settings.evasions, settings.extension, settings.max_trials,
-                              settings.tss, settings.tss_trials, bool(settings.every_attack))
+                              settings.tss, settings.tss_trials, bool(settings.every_attack),
+                              settings.veto)
         check_keeper_size(settings.keeper)
     except ValueError as err:
         raise UserError(f"model: {err}") from None

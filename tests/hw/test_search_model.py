@@ -126,6 +126,94 @@ def move_value(position, move, ply, depth, attacked=None, evasions=True, every=F
         position.undo()
 
 
+def attacker_proves(position, plies):
+    """Whether the side to move wins within ``plies`` plies moving only moves that leave it an
+    attack (any track one tile from a loop, ``holds_attack``), or the winning move itself,
+    whatever the defender replies: a move that leaves the other side an attack loses (it
+    closes that loop next), as in the search with every attack."""
+    attacker = position.to_move
+    for move in position.legal_moves():
+        position.play(move)
+        try:
+            if position.outcome is not None:
+                if position.outcome.winner == attacker:
+                    return True
+                continue
+            if holds_attack(position, 1 - attacker):
+                continue
+            if plies > 1 and holds_attack(position, attacker) and \
+                    defender_loses(position, plies - 1):
+                return True
+        finally:
+            position.undo()
+    return False
+
+
+def defender_loses(position, plies):
+    """Whether every legal reply (at least one) loses: it completes only the attacker's
+    colour, leaves the attacker an attack, or lets the attacker prove a win after it."""
+    defender = position.to_move
+    replies = position.legal_moves()
+    for move in replies:
+        position.play(move)
+        try:
+            if position.outcome is not None:
+                if position.outcome.winner != 1 - defender:
+                    return False
+                continue
+            if not holds_attack(position, 1 - defender) and \
+                    not attacker_proves(position, plies - 1):
+                return False
+        finally:
+            position.undo()
+    return bool(replies)
+
+
+def positions_from_self_play(count, seed):
+    """Positions of games of the 1-ply search with every attack against itself, from four
+    random moves on: both sides attack, so the side to move often has moves that the
+    opponent's forcing play wins against."""
+    rng, found = random.Random(seed), []
+    while len(found) < count:
+        position = Position()
+        for _ in range(4):
+            if position.outcome is None:
+                position.play(rng.choice(position.legal_moves()))
+        while position.outcome is None and len(found) < count:
+            found.append(position.copy())
+            position.play(SearchModel(depth=1, every_attack=True).choose(position).move)
+    return found
+
+
+def test_the_veto_chooses_the_best_move_the_opponent_cannot_prove_lost():
+    """With a 3-ply veto (no trial limit), the choice is plain minimax's first move of the
+    highest value once every move after which the opponent proves a win (by brute force,
+    attacking within 3 plies) is worth ``3 + 1 - WIN`` (if it was worth more), and the veto
+    turns some searches away from the move they would play without it."""
+    veto, turned = 3, 0
+    refuted_value = veto + 1 - WIN
+    for position in positions_from_self_play(60, 1)[30:]:
+        plain = SearchModel(depth=1, every_attack=True).choose(position)
+        choice = SearchModel(depth=1, every_attack=True, veto=veto).choose(position)
+        if plain.reason == "win":
+            assert choice == plain
+            continue
+        legal = position.legal_moves()
+        values = {}
+        for move in [move for move in candidates_in_order(position) if move in legal]:
+            value = move_value(position, move, 1, 1, every=True)
+            position.play(move)
+            if value > refuted_value and attacker_proves(position, veto):
+                value = refuted_value
+            position.undo()
+            values[move] = value
+        best = max(values.values())
+        chosen = next(move for move, value in values.items() if value == best)
+        assert (choice.move, choice.value) == (chosen, best)
+        turned += choice.move != plain.move
+    assert turned >= 2
+
+
 # Depth 3 takes minutes of brute force (two and a half a position on a CI machine): the whole
 # suite runs it on one position, `make test-fast` not.
 @pytest.mark.parametrize("depth,positions,evasions,every", [

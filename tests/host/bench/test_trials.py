@@ -35,7 +35,7 @@ def test_engine_and_model_rates_count_what_they_did(monkeypatch):
     clock = iter([0.0, 4.0])
     monkeypatch.setattr(trials.time, "perf_counter", lambda: next(clock))
     settings = {"max_trials": 50, "depth": 2, "evasions": False, "tss": 0, "tss_trials": 0,
-                "lanes": 1, "every_attack": False, "table": 0}
+                "lanes": 1, "every_attack": False, "table": 0, "veto": 0, "veto_trials": 0}
     expected = SearchModel(50, (16, 16), 2, 0, False).choose(position).trials
     assert trials.model_rate([position], (16, 16), settings) == expected / 4.0
 

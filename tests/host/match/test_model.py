@@ -23,6 +23,7 @@ from fpgatrax.host.match.model import (
 )
 from fpgatrax.host.match.players import PlayerOptions, open_player
 from fpgatrax.host.match.referee import play_game
+from fpgatrax.host.rules.errors import UserError
 from fpgatrax.host.rules.notation import parse_move
 from fpgatrax.host.rules.position import RED, WHITE, Position
 from fpgatrax.hw.player import Player
@@ -63,6 +64,17 @@ def test_settings_of_a_board_and_over_it():
     assert parse_settings("").search().lanes[0].table == board("ulx3s-85f").table
     assert "a table of 1,024 leaf values" in parse_settings("table=10").describe()
     assert parse_settings("table=0,lanes=1").search().table == 0
+    # The 85F vetoes its new best root moves; without every attack there is no veto, unless
+    # one was asked for (an error).
+    assert parse_settings("").veto == board("ulx3s-85f").veto == 5
+    assert parse_settings("").search().lanes[0].veto == 5
+    assert parse_settings("").search().lanes[0].veto_trials == board("ulx3s-85f").max_trials // 8
+    assert "vetoed by the opponent's 5-ply threat-space search" in parse_settings("").describe()
+    assert parse_settings("board=ulx3s-25f").veto == parse_settings("every_attack=0").veto == 0
+    with pytest.raises(UserError, match="the veto needs every attack"):
+        parse_settings("every_attack=0,veto=5")
+    with pytest.raises(UserError, match="the veto is an odd number"):
+        parse_settings("veto=4")
     ulx3s = parse_settings("tss=5")
     assert (ulx3s.tss, ulx3s.tss_trials) == (5, board("ulx3s-85f").max_trials // 4)
     assert "5-ply threat-space search" in ulx3s.describe()
