@@ -123,7 +123,7 @@ player's strength can be measured at Python speed and its speed in cycles. The a
     opponent's forced wins can be longer: in the losses of the 85F's model to a C++ engine at
     full time, most were decided at a move where other moves held against the opponent's
     7-ply threat-space search (docs/measurements.md). So in the last iteration (``depth``)
-    every root move whose value would make it the new best, unless it is already below the
+    every root move whose value would make it the new best, unless it is not above the
     refuted value, is checked first: it is tried again (a trial) and the threat-space search
     of 10 runs after it with the roles turned, the opponent attacking at even plies, from the
     opponent's node at ply 2 on the null window (0, 1), the plies ending at ``veto + 1``. If

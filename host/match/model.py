@@ -22,7 +22,9 @@ Specs (``PLAYER_KINDS["model"]`` in ``players.py``):
   none; it gives up at a quarter of the trial limit, ``tss_trials_for``), ``every_attack=1``
   the search that judges every attack, on arrays that label their tracks (the 85F's; 0: only
   the attacks on the tracks of each move's tile, as on the 25F boards), ``table=N`` a table
-  of 2**N leaf values per search (0: none), ``lanes=N`` its
+  of 2**N leaf values per search (0: none), ``veto=N`` the plies of the opponent's
+  threat-space search that checks each new best root move (0: none; it needs every attack;
+  an eighth of the trial limit each, ``veto_trials_for``), ``lanes=N`` its
   searches at once (``hw/lanes_model.py``; an answer then takes the busiest lane's time).
 
 ``random_moves=K`` (default 0) makes the model's first K moves of each game random among the
