@@ -141,6 +141,7 @@ and scores the position 0, which is what a draw is worth.
 """
 
 import random
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from fpgatrax.host.rules.position import (
@@ -493,7 +494,9 @@ class SearchModel:
         self.extension, self.evasions, self.every_attack = extension, evasions, every_attack
         self.tss, self.tss_trials = tss, tss_trials or max_trials
         self.veto, self.veto_trials = veto, veto_trials or max_trials
-        self._attacker = 1       # the threat-space search's attacker moves at odd plies (1)
+        # In the threat-space search, the parity of the attacker's plies (1: odd, the mover's;
+        # 0: even, the opponent's in a veto); None in the negamax.
+        self._attacker = None
         self._limit = max_trials      # the trial count that stops the search running now
         self._window = None
         self._depth = depth      # the iteration's depth
@@ -551,7 +554,7 @@ class SearchModel:
         self._killers = {}       # ply -> (square, symbol) of its killer
         self._leaves = {}        # the table of leaf values: index -> (tag, value)
         self._key = 0            # the key of the position searched: its path's moves' XOR
-        self._tss_mode = False
+        self._attacker = None
         first_legal = None
         for move in order:                                  # the win pass
             self.trials += 1
@@ -576,20 +579,30 @@ class SearchModel:
     def _threat_space(self, position, order):
         """The threat-space search (see the module docstring): the Choice of the first root
         move proven to win, or None (no proof, or the search gave up at ``tss_trials``)."""
-        self._tss_mode, self._depth, self._limit = True, self.tss, self.tss_trials
         best = -WIN - 1
         try:
-            for move in order:
-                value = self._value(position, move, 1, 0, 1, best, None)
-                if value is not None and value > best:
-                    best = value
-                    if best > 0:
-                        return Choice(move, "threat", best, self.trials, 0)
+            with self._forcing(1, self.tss, self.tss_trials):
+                for move in order:
+                    value = self._value(position, move, 1, 0, 1, best, None)
+                    if value is not None and value > best:
+                        best = value
+                        if best > 0:
+                            return Choice(move, "threat", best, self.trials, 0)
         except _OutOfBudget:
             pass
-        finally:
-            self._tss_mode, self._limit = False, self.max_trials
         return None
+
+    @contextmanager
+    def _forcing(self, attacker, depth, limit):
+        """Threat-space mode within the block: the side moving at plies of parity ``attacker``
+        plays only moves that make an attack, the plies end at ``depth`` and the trials stop
+        at ``limit``; the negamax's depth and limit come back after it."""
+        saved = self._attacker, self._depth, self._limit
+        self._attacker, self._depth, self._limit = attacker, depth, limit
+        try:
+            yield
+        finally:
+            self._attacker, self._depth, self._limit = saved
 
     @property
     def _refuted_value(self):
@@ -603,24 +616,20 @@ class SearchModel:
         ``veto_trials`` trials from its start (not refuted) or at the trial limit (the search
         stops)."""
         mover = position.to_move
-        saved = self._tss_mode, self._depth, self._limit
-        self._tss_mode, self._depth, self._attacker = True, 1 + self.veto, 0
-        if self.veto_trials is not None:
-            self._limit = self.trials + self.veto_trials
-            if self.max_trials is not None:
-                self._limit = min(self._limit, self.max_trials)
+        limit = self._limit if self.veto_trials is None else self.trials + self.veto_trials
+        if self.max_trials is not None:
+            limit = min(limit, self.max_trials)
         placed = False
         try:
-            placed = self._trial(position, move)
-            return placed and self._node(position, 2, 0, 1,
-                                         self._attack(position, move[0], mover)) > 0
+            with self._forcing(0, 1 + self.veto, limit):
+                placed = self._trial(position, move)
+                return placed and self._node(position, 2, 0, 1,
+                                             self._attack(position, move[0], mover)) > 0
         except _OutOfBudget:
             if self.max_trials is not None and self.trials >= self.max_trials:
                 raise
             return False
         finally:
-            self._tss_mode, self._depth, self._limit = saved
-            self._attacker = 1
             if placed:
                 position.undo()
 
@@ -685,8 +694,8 @@ class SearchModel:
             elif attacked is not None and not any(key in position.tiles for key in attacked):
                 return ply + 1 - WIN      # the attack is left alone: it closes next ply
             attack = self._attack(position, move[0], mover)
-            if self._tss_mode and (ply == self._depth or
-                                   (ply % 2 == self._attacker and attack is None)):
+            if self._attacker is not None and (ply == self._depth or
+                                               (ply % 2 == self._attacker and attack is None)):
                 return 0          # only the mover's attacks (and the replies) go on
             deeper = ply < self._depth or (attack is not None and
                                            ply < self._depth + self.extension)

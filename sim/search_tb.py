@@ -53,11 +53,11 @@ VETO = int(os.environ.get("SEARCH_VETO", "0"))
 VETO_TRIALS = int(os.environ.get("SEARCH_VETO_TRIALS", "0")) or None
 
 
-def model(table=TABLE, veto=VETO):
+def model(table=TABLE):
     return search_model(LANES, max_trials=MAX_TRIALS, window=(WIDTH, HEIGHT), depth=DEPTH,
                         extension=EXTENSION, evasions=EVASIONS, tss=TSS, tss_trials=TSS_TRIALS,
-                        every_attack=EVERY_ATTACK, table=table, veto=veto,
-                        veto_trials=VETO_TRIALS if veto else None)
+                        every_attack=EVERY_ATTACK, table=table, veto=VETO,
+                        veto_trials=VETO_TRIALS)
 
 
 @contextmanager
@@ -187,17 +187,15 @@ async def search_matches_model(dut):
     cycles, per_trial, wins, saved, decided, vetoed = [], [], 0, 0, 0, 0
     for index, position in enumerate(positions):
         window = window_of(position, (WIDTH, HEIGHT))
-        choice = model().choose(position)
+        with counted_refutations() as refutations:
+            choice = model().choose(position)
+        vetoed += refutations[0]
         if TABLE and choice is not None:
             saved += model(table=0).choose(position).trials > choice.trials
         if EVERY_ATTACK and choice is not None:
             with no_double_attacks():
                 other = model().choose(position)
             decided += (other.move, other.trials) != (choice.move, choice.trials)
-        if VETO:
-            with counted_refutations() as refutations:
-                model().choose(position)
-            vetoed += refutations[0]
         want = {"found": choice is not None}
         if choice is not None:
             x, y = xy_of(choice.move[0])

@@ -261,7 +261,7 @@ def test_in_random_play_too_the_search_values_as_plain_minimax(monkeypatch):
 
     def noted(self, position, move, ply, *window):
         result = value(self, position, move, ply, *window)
-        if ply == 1 and not self._tss_mode:
+        if ply == 1 and self._attacker is None:
             valued[move] = result
         return result
 
