@@ -10,8 +10,11 @@ proves none), and asks whether the board's search, and the same search with ``--
 trials (a board that many times faster), would have played one of them.
 
 A loss with holding moves at that point is a mistake of the search in place; one with none was
-decided earlier, by a forcing sequence longer than the proof search sees. The split says
-whether the search needs a better judgement at its horizon or a longer view of forcing play.
+decided earlier, by the opponent's move before it: either an *attack* (the opponent then holds
+a track one tile from a loop), the start of a forcing sequence longer than the proof search
+sees, or a *quiet* move (no attack), after which every reply loses: a threat that no search
+whose attacker only attacks can find, however deep. The split says whether the search needs a
+better judgement at its horizon, a longer view of forcing play, or a view of quiet threats.
 
     python -m fpgatrax.host.bench.losses games/          # the records of a bench run
 """
@@ -27,7 +30,7 @@ from fpgatrax.host.rules.errors import UserError
 from fpgatrax.host.rules.notation import parse_move
 from fpgatrax.host.rules.position import RED, WHITE, Position
 from fpgatrax.host.rules.record import RecordError, read_record, replay
-from fpgatrax.hw.search_model import candidates_in_order, window_of
+from fpgatrax.hw.search_model import candidates_in_order, holds_attack, window_of
 
 __all__ = ["Loss", "first_lost_move", "record_games", "records_parser"]
 
@@ -38,7 +41,8 @@ SKIPPED = 2          # the bench's random moves: the model's first two are not t
 @dataclass
 class Loss:
     """A lost game: the first of the model's moves after which it was lost (its number in the
-    game, from 1), its legal moves there, those that held, and whether each search held."""
+    game, from 1), its legal moves there, those that held, whether each search held, and
+    whether the opponent's move before it made an attack (see the module's docstring)."""
     name: str
     moves: int
     lost_at: int | None = None
@@ -46,6 +50,7 @@ class Loss:
     held: int = 0
     board_holds: bool = False
     budget_holds: bool = False
+    reply_attacks: bool = False
 
 
 def first_lost_move(moves, colour, refuter):
@@ -74,6 +79,7 @@ def _analyse(name, moves, colour, settings, budget, refuter):
             if not loses(before, refuter):
                 held.append(move)
     loss.lost_at, loss.held = number, len(held)
+    loss.reply_attacks = holds_attack(before, 1 - colour)
     for search, field in ((settings.search(), "board_holds"),
                           (settings.search(budget), "budget_holds")):
         choice = search.choose(before.copy())
@@ -150,20 +156,25 @@ def main(argv=None):
     progress(len(games), len(games), "")
     print(f"# {len(losses)} lost games in {args.records}; the model: {settings.describe()}; "
           f"the opponent's proofs: {args.plies}-ply threat-space search, {args.trials:,} trials")
-    print(f"{'game':28} {'moves':>5} {'lost at':>7} {'held':>9}  board  {args.budget}x trials")
+    print(f"{'game':28} {'moves':>5} {'lost at':>7} {'held':>9}  board  {args.budget}x trials"
+          f"  reply before")
     for loss in losses:
         if loss.lost_at is None:
             print(f"{loss.name:28} {loss.moves:5} {'-':>7}  (no move proven lost)")
             continue
         print(f"{loss.name:28} {loss.moves:5} {loss.lost_at:7} {loss.held:4} of {loss.legal:<3}"
               f"  {'held' if loss.board_holds else 'lost':5}  "
-              f"{'held' if loss.budget_holds else 'lost'}")
+              f"{'held' if loss.budget_holds else 'lost':9}  "
+              f"{'attack' if loss.reply_attacks else 'quiet'}")
     found = [loss for loss in losses if loss.lost_at is not None]
     mendable = [loss for loss in found if loss.held]
+    earlier = [loss for loss in found if not loss.held]
+    quiet = sum(not loss.reply_attacks for loss in earlier)
     print(f"# {len(found)} of {len(losses)} losses proven at a move; {len(mendable)} of them with "
           f"moves that held there (the board's search held {sum(x.board_holds for x in found)}, "
-          f"{args.budget}x its trials {sum(x.budget_holds for x in found)}); the rest were "
-          f"decided earlier")
+          f"{args.budget}x its trials {sum(x.budget_holds for x in found)}); the rest, "
+          f"{len(earlier)}, were decided earlier, {len(earlier) - quiet} by an attack of the "
+          f"opponent's and {quiet} by a quiet move")
 
 
 if __name__ == "__main__":

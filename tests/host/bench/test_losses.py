@@ -7,6 +7,7 @@ from threat_proofs import attacker_proves
 from fpgatrax.host.bench import losses, strength
 from fpgatrax.host.match.model import proof_search
 from fpgatrax.host.rules.position import Position
+from fpgatrax.hw.search_model import holds_attack
 
 
 def lost_by_oracle(position, move):
@@ -51,12 +52,29 @@ def test_the_first_lost_move_is_the_first_the_oracle_proves_lost(records):
     assert found
 
 
-def test_report_counts_the_lost_games(records, capsys):
-    lost = len(list(losses._lost_games(records)))
+def test_report_counts_the_lost_games_and_names_the_reply_before(records, capsys):
+    games = {name: (moves, colour) for name, moves, colour in losses._lost_games(records)}
     losses.main([str(records), "--model", "max_trials=1", "--plies", "3", "--trials", "2000"])
     out = capsys.readouterr().out.splitlines()
-    assert out[0].startswith(f"# {lost} lost games")
-    assert len(out) == lost + 3
+    assert out[0].startswith(f"# {len(games)} lost games")
+    assert len(out) == len(games) + 3
+    earlier, replies = {"attack": 0, "quiet": 0}, set()
+    for row in out[2:-1]:
+        name, _, lost_at, held, *_, reply = row.split()
+        if lost_at == "-":
+            continue
+        moves, colour = games[name]
+        position = Position()
+        for move in moves[:int(lost_at) - 1]:
+            position.play(move)
+        assert position.to_move == colour
+        assert reply == ("attack" if holds_attack(position, 1 - colour) else "quiet"), name
+        earlier[reply] += held == "0"
+        replies.add(reply)
+    assert replies == {"attack", "quiet"}
+    assert out[-1].endswith(f"by an attack of the opponent's and {earlier['quiet']} by a "
+                            f"quiet move")
+    assert f", {sum(earlier.values())}, were decided earlier, {earlier['attack']} by" in out[-1]
 
 
 def test_an_empty_folder_is_one_line(tmp_path, capsys):
