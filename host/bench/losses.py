@@ -4,17 +4,18 @@ have held there.
 Reads the game records that ``python -m fpgatrax.host.bench.strength --record DIR`` keeps. For
 every game the model lost, it replays the model's moves from its third on and finds the first
 after which the opponent proves a win (at once, or by a threat-space search of ``--plies``
-plies within ``--trials`` trials, as ``loses`` in ``host/match/model.py`` judges the bench's
-random moves). There it counts the model's legal moves that *hold* (after which the opponent
-proves none), and asks whether the board's search, and the same search with ``--budget``
-trials (a board that many times faster), would have played one of them.
+plies within ``--trials`` trials that sees attacks anywhere, as the 85F's does:
+``proof_search`` and ``loses`` in ``host/match/model.py``). There it counts the model's
+legal moves that *hold* (after which the opponent proves none), and asks whether the board's
+search, and the same search with ``--budget`` trials (a board that many times faster), would
+have played one of them.
 
 A loss with holding moves at that point is a mistake of the search in place; one with none was
 decided earlier, by the opponent's move before it: either an *attack* (the opponent then holds
 a track one tile from a loop), the start of a forcing sequence longer than the proof search
-sees, or a *quiet* move (no attack), after which every reply loses: a threat that no search
-whose attacker only attacks can find, however deep. The split says whether the search needs a
-better judgement at its horizon, a longer view of forcing play, or a view of quiet threats.
+sees, or a *quiet* move (no attack) after which every reply loses: a threat, which a search
+whose attacker only attacks does not try. The split says whether the search needs a better
+judgement at its horizon, a longer view of forcing play, or a view of quiet threats.
 
     python -m fpgatrax.host.bench.losses games/          # the records of a bench run
 """
@@ -146,7 +147,7 @@ def main(argv=None):
         games = list(_lost_games(args.records))
     except UserError as err:
         parser.exit(1, f"{PROG}: error: {err}\n")
-    refuter = proof_search(args.plies, args.trials)
+    refuter = proof_search(args.plies, args.trials, every_attack=True)
     budget = settings.max_trials * args.budget
     progress = Progress()
     losses = []
@@ -155,7 +156,8 @@ def main(argv=None):
         losses.append(_analyse(name, moves, colour, settings, budget, refuter))
     progress(len(games), len(games), "")
     print(f"# {len(losses)} lost games in {args.records}; the model: {settings.describe()}; "
-          f"the opponent's proofs: {args.plies}-ply threat-space search, {args.trials:,} trials")
+          f"the opponent's proofs: {args.plies}-ply threat-space search of every attack, "
+          f"{args.trials:,} trials")
     print(f"{'game':28} {'moves':>5} {'lost at':>7} {'held':>9}  board  {args.budget}x trials"
           f"  reply before")
     for loss in losses:
