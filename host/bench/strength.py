@@ -19,7 +19,8 @@ or by a short threat-space search (see ``random_moves`` in ``host/match/model.py
 differ from game to game by construction: the games of one opponent and colour are numbered, and
 the number picks the model's moves among the choices met, with one more random move for as long as
 those drawn so far cannot give each game its own opening (``ModelBot._random_move``). So even a
-deterministic engine meets a new game every time; the notes count the games that differ. Each
+deterministic engine meets a new game every time (moves that make one position, moved, count as
+one choice); the notes count the games that differ as positions (``game_shapes``). Each
 opponent meets the model ``--games`` times with each colour. The table gives wins, draws and losses
 from the model's side, the win rate with its 95 % interval (Wilson), and for the bots the project's
 targets; the notes give the trials, the finished depth and the board time per move. These are
@@ -42,6 +43,7 @@ from dataclasses import dataclass, field, replace
 
 from fpgatrax.host.bench.pages import check_page, write_generated
 from fpgatrax.host.bots import BOTS, bots_for
+from fpgatrax.host.bots.perfect import canonical
 from fpgatrax.host.link.transport import FunctionTransport
 from fpgatrax.host.match.model import ModelSession, ModelSettings, parse_settings
 from fpgatrax.host.match.players import PlayerOptions, open_player
@@ -49,10 +51,11 @@ from fpgatrax.host.match.referee import new_record, play_game, record_paths
 from fpgatrax.host.match.tournament import Progress
 from fpgatrax.host.match.workers import run_unordered
 from fpgatrax.host.rules.errors import UserError
-from fpgatrax.host.rules.position import RED, WHITE
+from fpgatrax.host.rules.position import RED, WHITE, Position
 from fpgatrax.host.rules.variant import VARIANT_NAMES
 
-__all__ = ["Tally", "wilson_interval", "format_strength", "markdown_strength", "main"]
+__all__ = ["Tally", "game_shapes", "wilson_interval", "format_strength", "markdown_strength",
+           "main"]
 
 PROG = "python -m fpgatrax.host.bench.strength"
 #: The name of the strength table's block in a documentation page.
@@ -77,7 +80,7 @@ class Tally:
     forfeits: Counter[str] = field(default_factory=Counter)   # the opponent's, by kind
     ends: Counter[tuple[int, str]] = field(default_factory=Counter)  # (outcome, how)
     moves: list[int] = field(default_factory=list)        # each game's length in moves
-    games: set[tuple] = field(default_factory=set)        # the games' moves, each game once
+    games: set[tuple] = field(default_factory=set)        # each game's shapes, once
 
 
 def wilson_interval(wins, games, z=1.96):
@@ -89,6 +92,18 @@ def wilson_interval(wins, games, z=1.96):
     half = z * math.sqrt(rate * (1 - rate) / games + z * z / (4 * games * games)) \
         / (1 + z * z / games)
     return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def game_shapes(moves, variant):
+    """A game as the positions it went through, each as its tiles lie relative to one another
+    (``canonical`` without symmetries): two games whose moves place the same tiles, moved
+    across the board, are one game, which the count of games that differ must say."""
+    position = Position(variant)
+    shapes = []
+    for move in moves:
+        position.play(move)
+        shapes.append(canonical(position, symmetries=False))
+    return tuple(shapes)
 
 
 def _play_one(job):
@@ -209,7 +224,7 @@ def main(argv=None):
         tally = tallies[spec]
         tally.ends[outcome, how] += 1
         tally.moves.append(length)
-        tally.games.add(moves)
+        tally.games.add(game_shapes(moves, args.variant))
         tally.results[colour][outcome] += 1
         tally.trials += stats.trials
         tally.depths.update(stats.depths)

@@ -38,6 +38,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
+from fpgatrax.host.bots.perfect import canonical
 from fpgatrax.host.bots.session import BotSession
 from fpgatrax.host.link.transport import FunctionTransport
 from fpgatrax.host.rules.errors import UserError
@@ -322,10 +323,21 @@ class ModelBot:
         opponent (whose replies are the same after the same moves), one more random move being
         drawn for as long as the choices so far cannot tell N openings apart. (Mirror images
         count as different openings: the search's raster order, and most engines' move
-        order, do not play them as mirror games.)"""
+        order, do not play them as mirror games. Moves that make one position, the same tiles
+        moved, count once: two such openings would be one game.)"""
         window = window_of(position, (self.settings.width, self.settings.height))
-        safe: list[Move] = [move for move in candidates_in_order(position, window)
-                            if position.push(move) and not loses(position, self._refuter)]
+        safe: list[Move] = []
+        made = set()
+        for move in candidates_in_order(position, window):
+            if not position.push(move):
+                continue
+            shape = canonical(position, symmetries=False)
+            if shape in made:
+                position.undo()
+                continue
+            made.add(shape)
+            if not loses(position, self._refuter):         # which takes the move back
+                safe.append(move)
         if not safe:
             return None
         opening = self.settings.opening

@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from fpgatrax.host.bench.strength import main, wilson_interval
-from fpgatrax.host.rules.position import RED, WHITE
+from fpgatrax.host.bench.strength import game_shapes, main, wilson_interval
+from fpgatrax.host.rules.position import RED, WHITE, Position, xy_of
 from fpgatrax.host.rules.record import read_record, replay
 
 
@@ -88,3 +88,32 @@ def test_records_replay_to_the_tables_results(capsys, tmp_path):
                 and row.split()[1] == "both")
     assert [won, lost] == [int(both[3]), int(both[5])]
     assert f"; {len(games)} of 4 games differ" in out
+
+
+def tiles_from_corner(position):
+    """The oracle of a shape: the tiles as offsets from the top left corner of their box."""
+    x0, y0, _, _ = position.bbox
+    return frozenset((xy_of(key)[0] - x0, xy_of(key)[1] - y0, tile)
+                     for key, tile in position.tiles.items())
+
+
+def test_games_count_once_when_their_moves_place_the_same_tiles_moved():
+    """Two second moves that make one position up to where it lies (a tile above or below an
+    equal one) are one game for the count of games that differ; different ones are two."""
+    same = 0
+    for opening in Position().first_moves():
+        position = Position()
+        position.play(opening)
+        replies = position.legal_moves()
+        shapes = {}
+        for move in replies:
+            position.play(move)
+            shapes[move] = tiles_from_corner(position)
+            position.undo()
+        for a in replies:
+            for b in replies:
+                alike = (game_shapes([opening, a], "standard")
+                         == game_shapes([opening, b], "standard"))
+                assert alike == (shapes[a] == shapes[b]), (a, b)
+                same += alike and a != b
+    assert same

@@ -9,13 +9,16 @@ import pytest
 from threat_proofs import attacker_proves, positions_from_play
 
 from fpgatrax.boards.build import board
+from fpgatrax.host.bench.strength import game_shapes
 from fpgatrax.host.bots import make_bot
 from fpgatrax.host.bots.basic import lets_opponent_win
 from fpgatrax.host.bots.session import BotSession
 from fpgatrax.host.link.transport import FunctionTransport
 from fpgatrax.host.match.model import (
+    ModelBot,
     ModelSession,
     ModelSettings,
+    SearchStats,
     loses,
     open_model,
     parse_settings,
@@ -242,14 +245,14 @@ def test_random_first_moves_differ_by_seed_and_never_lose_at_once():
 def test_numbered_openings_differ_against_a_deterministic_opponent():
     """The strength bench numbers its games (``opening``): against an opponent that answers
     the same moves the same way (greedy with one seed: the same number gives the same game),
-    games 0 to 11 must all begin differently, although one random move as white leaves only
-    two openings: more random moves are drawn where needed (but none when none is asked
-    for)."""
+    games 0 to 11 must all begin differently, as positions (moves that place the same tiles,
+    moved, are one opening), although one random move as white leaves only two openings: more
+    random moves are drawn where needed (but none when none is asked for)."""
     settings = replace(SMALL, random_moves=1, seed=5)
 
     def opening(number, colour):
         result = game(ModelSession(replace(settings, opening=number)), "greedy", 1, colour)
-        return tuple(result.position.moves[:10])
+        return game_shapes(result.position.moves[:10], "standard")
 
     for colour in (WHITE, RED):
         openings = [opening(number, colour) for number in range(12)]
@@ -257,6 +260,24 @@ def test_numbered_openings_differ_against_a_deterministic_opponent():
         assert opening(7, colour) == openings[7]
     settings = replace(settings, random_moves=0)            # none asked for: none drawn
     assert opening(3, WHITE) == opening(4, WHITE)
+
+
+def test_random_moves_never_make_one_position_twice():
+    """After a '+' tile, a '+' above it and one below it make one position, moved: the random
+    moves the openings draw give each position once, and every position a legal move makes
+    (none loses this early)."""
+    position = Position()
+    position.play(position.first_moves()[1])
+    made = {game_shapes([*position.moves, move], "standard")
+            for move in position.legal_moves()}
+    drawn = set()
+    for number in range(2 * len(made)):
+        bot = ModelBot(replace(SMALL, random_moves=1, opening=number), SearchStats(),
+                       lambda cycles: 0.0)
+        drawn.add(bot._random_move(position))
+    shapes = {game_shapes([*position.moves, move], "standard") for move in drawn}
+    assert len(shapes) == len(drawn) < len(position.legal_moves())
+    assert shapes == made
 
 
 def test_a_move_loses_when_the_opponent_then_proves_a_win():
