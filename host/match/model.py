@@ -247,9 +247,8 @@ def proof_search(plies: int = SAFE_TSS, trials: int | None = SAFE_TRIALS,
                  every_attack: bool = False) -> SearchModel:
     """A search for a win the side to move proves (``SearchModel.proven_win``): at once, or by
     a threat-space search of ``plies`` plies within ``trials`` trials, on an unbounded board;
-    with ``every_attack`` it sees attacks anywhere, as the 85F's search does (more proofs:
-    an attack made by forced play, a double attack; the bench's random moves keep the
-    placed tile's attacks only, so that a seed still draws the openings it drew before)."""
+    with ``every_attack`` it sees attacks anywhere, as the 85F's search does (more proofs: an
+    attack made by forced play, a double attack), as ``bench.losses`` judges lost games."""
     return SearchModel(None, None, 1, DEFAULT_EXTENSION, True, plies, trials,
                        every_attack=every_attack)
 
