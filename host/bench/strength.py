@@ -13,13 +13,19 @@ The opponents are player specs (``--opponent``, repeatable): the software bots, 
 bots have no time limit (alphabeta keeps to its own thinking time); every other opponent has
 ``--time`` per answer, as in a match.
 
-Two deterministic players would play one game forever, so the model's first ``--random-moves``
-moves of each game are drawn at random among those after which the opponent proves no win, at once
-or by a short threat-space search (see ``random_moves`` in ``host/match/model.py``). The draws
-differ from game to game by construction: the games of one opponent and colour are numbered, and
-the number picks the model's moves among the choices met, with one more random move for as long as
-those drawn so far cannot give each game its own opening (``ModelBot._random_move``). So even a
-deterministic engine meets a new game every time (moves that make one position, moved, count as
+Two deterministic players would play one game forever, so the games of a run begin
+differently. Against an opponent the bench runs itself (the bots, a ``model:``), each game
+begins with an opening of ``--opening-plies`` plies drawn at random for both sides, each ply
+among the moves after which the other side proves no win (``host/bench/openings.py``), and
+each opening is played once with each colour: every game its own start, and both players the
+same starts. An engine's moves are its own, so against one the model's first ``--random-moves``
+moves are drawn at random instead, among those after which the opponent proves no win, at once
+or by a short threat-space search (see ``random_moves`` in ``host/match/model.py``), which
+hands only the model a random start. Those draws differ from game to game by construction: the
+games of one opponent and colour are numbered, and the number picks the model's moves among the
+choices met, with one more random move for as long as those drawn so far cannot give each game
+its own opening (``ModelBot._random_move``). So even a deterministic engine meets a new game
+every time (moves that make one position, moved, count as
 one choice); the notes count the games that differ as positions (``game_shapes``). Each
 opponent meets the model ``--games`` times with each colour. The table gives wins, draws and losses
 from the model's side, the win rate with its 95 % interval (Wilson), and for the bots the project's
@@ -41,6 +47,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
+from fpgatrax.host.bench.openings import draw_openings
 from fpgatrax.host.bench.pages import check_page, write_generated
 from fpgatrax.host.bots import BOTS, bots_for
 from fpgatrax.host.bots.perfect import canonical
@@ -55,7 +62,7 @@ from fpgatrax.host.rules.position import RED, WHITE, Position
 from fpgatrax.host.rules.variant import VARIANT_NAMES
 
 __all__ = ["Tally", "game_shapes", "wilson_interval", "format_strength", "markdown_strength",
-           "main"]
+           "takes_book", "main"]
 
 PROG = "python -m fpgatrax.host.bench.strength"
 #: The name of the strength table's block in a documentation page.
@@ -106,16 +113,24 @@ def game_shapes(moves, variant):
     return tuple(shapes)
 
 
+def takes_book(spec):
+    """Whether the bench runs the opponent ``spec`` itself (a bot, a model), so that it can
+    give it an opening to play (``draw_openings``); an engine's moves are its own."""
+    return spec.partition(":")[0] in (*BOTS, "model")
+
+
 def _play_one(job):
     """One game: the model with ``colour`` against ``spec``. Returns the outcome from the model's
     side (0 won, 1 drew, 2 lost), the model's search costs and the opponent's forfeit, if any.
     A process of its own may play it."""
-    (settings, variant, time_limit, think, seed), (spec, colour, number, path) = job
-    session = ModelSession(replace(settings, seed=seed, opening=number), variant)
+    (settings, variant, time_limit, think, seed), (spec, colour, number, book, path) = job
+    if book:
+        settings = replace(settings, random_moves=0)
+    session = ModelSession(replace(settings, seed=seed, opening=number), variant, book=book)
     model = FunctionTransport("model", session.respond)
     model.clock = session.clock
     opponent = open_player(spec, PlayerOptions(variant=variant, seed=seed + number,
-                                               think=think, quiet=True))
+                                               think=think, quiet=True, book=book))
     players = (model, opponent) if colour == WHITE else (opponent, model)
     names = (f"model ({settings.board})", spec)
     writer = (new_record(path, *(names if colour == WHITE else names[::-1]), variant)
@@ -144,11 +159,17 @@ def _parser():
                              "depth=2,max_trials=20000 (default: the ULX3S-85F's)")
     parser.add_argument("--games", type=int, metavar="N",
                         help="games per opponent and colour (default 10; 3 with --quick)")
+    parser.add_argument("--opening-plies", type=int, default=4, metavar="P",
+                        help="against the bots and model: players, each game begins with an "
+                             "opening of P plies drawn at random for both sides among the "
+                             "moves after which the other side proves no win, and each "
+                             "opening is played once with each colour (default 4)")
     parser.add_argument("--random-moves", type=int, default=2, metavar="K",
-                        help="the model's first K moves are drawn at random among those after "
-                             "which the opponent proves no win (at once or by a 7-ply "
-                             "threat-space search), and more while the games would not all "
-                             "begin differently (default 2)")
+                        help="against other opponents (engines, whose moves the bench cannot "
+                             "choose), the model's first K moves are drawn at random among "
+                             "those after which the opponent proves no win (at once or by a "
+                             "7-ply threat-space search), and more while the games would not "
+                             "all begin differently (default 2)")
     parser.add_argument("--time", type=float, default=1.0, metavar="S",
                         help="time limit per answer of an opponent that is not an in-process "
                              "bot (default 1 s, the competition's)")
@@ -194,9 +215,10 @@ def main(argv=None):
     opponents = args.opponent or bots_for(args.variant)
     try:
         settings = _settings(args)
-        if min(games, args.jobs) < 1 or args.random_moves < 0 or not args.time > 0:
-            raise UserError("--games and --jobs are at least 1, --random-moves at least 0, "
-                            "--time more than 0")
+        if (min(games, args.jobs) < 1 or min(args.random_moves, args.opening_plies) < 0
+                or not args.time > 0):
+            raise UserError("--games and --jobs are at least 1, --random-moves and "
+                            "--opening-plies at least 0, --time more than 0")
         for spec in opponents:     # open each once: a bad spec fails now, not in a worker
             open_player(spec, PlayerOptions(variant=args.variant, quiet=True, startup=0)).close()
         if args.write:
@@ -207,9 +229,18 @@ def main(argv=None):
     shared = any(spec.partition(":")[0] not in (*BOTS, "cmd", "model") for spec in opponents)
     jobs = 1 if shared else args.jobs
 
-    # Colours alternate, so that a run cut short still has as many games with each.
-    schedule = [(spec, colour, number) for spec in opponents for number in range(games)
-                for colour in (WHITE, RED)]
+    booked = [spec for spec in opponents if takes_book(spec) and args.opening_plies]
+    books = [()] * games
+    if booked:
+        try:
+            books = draw_openings(games, args.opening_plies, args.seed, args.variant,
+                                  Progress(unit="opening"))
+        except UserError as err:
+            parser.exit(1, f"{PROG}: error: {err}\n")
+    # Colours alternate, so that a run cut short still has as many games with each, and each
+    # opening is played with both.
+    schedule = [(spec, colour, number, books[number] if spec in booked else ())
+                for spec in opponents for number in range(games) for colour in (WHITE, RED)]
     setup = (settings, args.variant, args.time, think, args.seed)
     tallies = {spec: Tally() for spec in opponents}
     progress = Progress()
@@ -238,12 +269,17 @@ def main(argv=None):
 
     where = (f"the Dask cluster at {args.cluster}" if args.cluster and not shared
              else f"{jobs} process{'es' if jobs > 1 else ''}")
+    starts = []
+    if booked:
+        starts.append(f"against {', '.join(booked)} {args.opening_plies}-ply openings drawn "
+                      f"for both sides, each played with both colours")
+    if len(booked) < len(opponents):
+        starts.append(f"against the others the model's first {args.random_moves} moves random")
     notes = [
-        f"the hardware search (model) with {settings.describe()}; its first "
-        f"{args.random_moves} moves random among those after which the opponent proves no win; "
-        f"{games} games per opponent and colour, seed {args.seed}; alphabeta {think:g} s per "
-        f"move, other engines {args.time:g} s; {len(schedule)} games in {seconds:.0f} s on "
-        f"{where}",
+        f"the hardware search (model) with {settings.describe()}; {'; '.join(starts)} "
+        f"(among moves after which the other side proves no win); {games} games per opponent "
+        f"and colour, seed {args.seed}; alphabeta {think:g} s per move, other engines "
+        f"{args.time:g} s; {len(schedule)} games in {seconds:.0f} s on {where}",
         *(_cost_note(spec, tally, settings) for spec, tally in tallies.items()),
     ]
     for note in notes:

@@ -17,9 +17,12 @@ __all__ = ["BotSession", "serve"]
 
 class BotSession:
     """Keeps the game position between lines. ``-W``/``-B`` (or ``-R``) start a new game at any
-    point; ``-T`` is answered with the team code; any other line is the opponent's move."""
+    point; ``-T`` is answered with the team code; any other line is the opponent's move.
+    ``book`` is an opening, the first moves of every game (a tuple of moves): while the game
+    follows it, the session plays its moves instead of asking the bot, so that two players
+    given one book play the game from its last position (the strength bench's openings)."""
 
-    def __init__(self, bot, variant="standard", team="PY"):
+    def __init__(self, bot, variant="standard", team="PY", book=()):
         plays = getattr(bot, "variants", None)
         if plays is not None and str(variant) not in plays:
             raise UserError(f"this bot plays only {', '.join(plays)} (--variant), not "
@@ -27,6 +30,7 @@ class BotSession:
         self.bot = bot
         self.variant = variant
         self.team = team
+        self.book = tuple(book)
         self.position = None
 
     def respond(self, line):
@@ -43,7 +47,11 @@ class BotSession:
     def _move(self):
         if self.position.outcome is not None:
             return None
-        move = self.bot.choose(self.position)
+        played = tuple(self.position.moves)
+        if played == self.book[:len(played)] and len(played) < len(self.book):
+            move = self.book[len(played)]
+        else:
+            move = self.bot.choose(self.position)
         text = format_move(self.position, move)
         self.position.play(move)
         return text

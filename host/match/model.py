@@ -64,7 +64,8 @@ from fpgatrax.hw.search_model import (
 )
 
 __all__ = ["DEFAULT_BOARD", "ModelSettings", "ModelSession", "ModelBot", "OutOfRoom",
-           "SearchStats", "BoardTimeClock", "open_model", "proof_search", "loses"]
+           "SearchStats", "BoardTimeClock", "open_model", "proof_search", "loses",
+           "safe_moves"]
 
 #: The board whose settings ``model`` plays with: the largest array and the deepest search.
 DEFAULT_BOARD = "ulx3s-85f"
@@ -268,6 +269,26 @@ def loses(position: Position, refuter: SearchModel) -> bool:
         position.undo()
 
 
+def safe_moves(position: Position, refuter: SearchModel,
+               window: tuple[int, int, int, int] | None = None) -> list[Move]:
+    """The legal moves (inside ``window``, if given) that do not lose by ``refuter``'s
+    judgement (``loses``), in raster order, one for each position they make: moves that make
+    one position, the same tiles moved, would make one game."""
+    safe: list[Move] = []
+    made = set()
+    for move in candidates_in_order(position, window):
+        if not position.push(move):
+            continue
+        shape = canonical(position, symmetries=False)
+        if shape in made:
+            position.undo()
+            continue
+        made.add(shape)
+        if not loses(position, refuter):         # which takes the move back
+            safe.append(move)
+    return safe
+
+
 class OutOfRoom(Exception):
     """No legal move the keeper may play, or a move of the game it refuses: the board stops
     answering."""
@@ -325,18 +346,7 @@ class ModelBot:
         order, do not play them as mirror games. Moves that make one position, the same tiles
         moved, count once: two such openings would be one game.)"""
         window = window_of(position, (self.settings.width, self.settings.height))
-        safe: list[Move] = []
-        made = set()
-        for move in candidates_in_order(position, window):
-            if not position.push(move):
-                continue
-            shape = canonical(position, symmetries=False)
-            if shape in made:
-                position.undo()
-                continue
-            made.add(shape)
-            if not loses(position, self._refuter):         # which takes the move back
-                safe.append(move)
+        safe = safe_moves(position, self._refuter, window)
         if not safe:
             return None
         opening = self.settings.opening
@@ -353,10 +363,11 @@ class ModelSession(BotSession):
     """The board's side of the protocol, played by the model; ``stats`` counts its searches."""
 
     def __init__(self, settings: ModelSettings, variant: str = "standard",
-                 clock: BoardTimeClock | None = None, team: str = "FT") -> None:
+                 clock: BoardTimeClock | None = None, team: str = "FT",
+                 book: tuple[Move, ...] = ()) -> None:
         self.settings, self.stats = settings, SearchStats()
         self.clock = clock or BoardTimeClock()
-        super().__init__(ModelBot(settings, self.stats, self._spend), variant, team)
+        super().__init__(ModelBot(settings, self.stats, self._spend), variant, team, book)
         self._line_bytes = 0
 
     def _spend(self, cycles: int) -> float:
@@ -379,12 +390,13 @@ class ModelSession(BotSession):
         return answer
 
 
-def open_model(argument: str, variant: str = "standard",
-               seed: int | None = None) -> FunctionTransport:
+def open_model(argument: str, variant: str = "standard", seed: int | None = None,
+               book: tuple[Move, ...] = ()) -> FunctionTransport:
     """A transport to the model that ``model:ARGUMENT`` names, judged by its board's time;
-    ``seed`` draws its random first moves unless the argument gives one."""
+    ``seed`` draws its random first moves unless the argument gives one; ``book`` is an
+    opening it plays first (``BotSession``)."""
     settings = parse_settings(argument, seed)
-    session = ModelSession(settings, variant)
+    session = ModelSession(settings, variant, book=book)
     transport = FunctionTransport(f"model ({settings.describe()})", session.respond)
     transport.clock = session.clock
     return transport

@@ -33,6 +33,7 @@ from fpgatrax.host.link.transport import (
     Transport,
 )
 from fpgatrax.host.rules.errors import UserError
+from fpgatrax.host.rules.position import Move
 
 __all__ = ["PlayerOptions", "PLAYER_KINDS", "open_player", "SPEC_HELP"]
 
@@ -53,6 +54,7 @@ class PlayerOptions:
     depth: int | None = None      # alphabeta's fixed depth, for reproducible games
     fresh_process: bool = False   # start a cmd: program afresh for every game
     quiet: bool = False           # discard what a cmd: program writes on its stderr
+    book: tuple[Move, ...] = ()   # a bot's or model's first moves of every game (BotSession)
     startup: float = 2.0          # seconds a cmd: program has to start before its first game
 
 
@@ -65,7 +67,7 @@ def _open_bot(name: str) -> Opener:
         if argument:
             raise UserError(f"bot {name!r} takes no argument (got {argument!r})")
         bot = make_bot(name, options.seed, options.think, options.depth)
-        return FunctionTransport(name, BotSession(bot, options.variant).respond)
+        return FunctionTransport(name, BotSession(bot, options.variant, book=options.book).respond)
     return open_bot
 
 
@@ -96,7 +98,7 @@ def _open_sim(argument: str, options: PlayerOptions) -> Transport:
 
 def _open_model(argument: str, options: PlayerOptions) -> Transport:
     from fpgatrax.host.match.model import open_model
-    return open_model(argument, options.variant, options.seed)
+    return open_model(argument, options.variant, options.seed, options.book)
 
 
 def _open_serial(spec: str, options: PlayerOptions) -> Transport:

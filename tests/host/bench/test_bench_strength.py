@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from fpgatrax.host.bench.openings import draw_openings
 from fpgatrax.host.bench.strength import game_shapes, main, wilson_interval
 from fpgatrax.host.rules.position import RED, WHITE, Position, xy_of
 from fpgatrax.host.rules.record import read_record, replay
@@ -117,3 +118,19 @@ def test_games_count_once_when_their_moves_place_the_same_tiles_moved():
                 assert alike == (shapes[a] == shapes[b]), (a, b)
                 same += alike and a != b
     assert same
+
+
+def test_each_opening_is_played_with_both_colours(capsys, tmp_path):
+    """Against a bot both sides play the run's openings (``draw_openings`` of its seed): the two
+    games of a number begin with that opening, one with each colour, and the games of
+    different numbers begin differently."""
+    main(["--games", "3", "--opponent", "greedy", "--model", "max_trials=300", "--jobs", "1",
+          "--opening-plies", "3", "--seed", "8", "--record", str(tmp_path)])
+    openings = draw_openings(3, 3, 8)
+    records = sorted(tmp_path.iterdir())
+    assert len(records) == 6
+    for k, path in enumerate(records):
+        record = read_record(path)
+        assert record.white.startswith("model") == (k % 2 == 0)
+        assert tuple(replay(record).position.moves[:3]) == openings[k // 2]
+    assert "greedy 3-ply openings drawn for both sides" in capsys.readouterr().out

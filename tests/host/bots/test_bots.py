@@ -187,3 +187,41 @@ def test_alphabeta_out_of_time_plays_its_deepest_finished_search():
     assert frozen.depths == unlimited.depths
     assert sum(d * n for d, n in jumping.depths.items()) < \
         sum(d * n for d, n in unlimited.depths.items())
+
+
+def test_a_session_plays_its_book_while_the_game_follows_it():
+    """The book's moves come first, without asking the bot; once the book ends, or the game
+    leaves it (the opponent plays another move), the bot chooses."""
+    class FirstLegal:
+        asked, chosen = 0, None
+
+        def choose(self, position):
+            self.asked += 1
+            self.chosen = position.legal_moves()[0]
+            return self.chosen
+
+    def play(session, referee, move):
+        """The opponent's ``move``; the session's answer, played too."""
+        answer = session.respond(format_move(referee, move))
+        referee.play(move)
+        referee.play(parse_move(referee, answer))
+
+    position = Position()
+    book = []
+    for _ in range(4):
+        book.append(position.legal_moves()[-1])       # not what FirstLegal would play
+        position.play(book[-1])
+    for left in (False, True):
+        bot = FirstLegal()
+        session, referee = BotSession(bot, book=tuple(book)), Position()
+        referee.play(parse_move(referee, session.respond("-W")))
+        assert referee.moves == book[:1]
+        if left:
+            other = referee.legal_moves()[0]
+            assert other != book[1]
+            play(session, referee, other)
+        else:
+            play(session, referee, book[1])
+            assert referee.moves == book[:3] and bot.asked == 0
+            play(session, referee, book[3])
+        assert referee.moves[-1] == bot.chosen and bot.asked == 1
