@@ -9,10 +9,10 @@ a weaker start: against ``alphabeta`` such a run lost games that random moves ha
 gives every game its own start and each player the same starts, as engine testers play a
 book of openings with both colours.
 
-Each ply is drawn among the moves after which the other side proves no win (``safe_moves``:
-at once, or by a 7-ply threat-space search that sees attacks anywhere), so that an opening
-is rarely decided before the players take over; the openings of a run make pairwise
-different positions (the same tiles, moved, are one position).
+Each ply is drawn among the moves that do not end the game and after which the other side
+proves no win (``safe_moves``: at once, or by a 7-ply threat-space search that sees attacks
+anywhere), so that an opening is rarely decided before the players take over; the openings
+of a run make pairwise different positions (the same tiles, moved, are one position).
 """
 
 import random
@@ -55,14 +55,26 @@ def draw_openings(count: int, plies: int, seed: int, variant: str = "standard",
 
 
 def _draw(plies, variant, rng, refuter, safe_cache):
-    """One opening drawn with ``rng``: its moves and its last position. A ply without a safe
-    move (every move loses) is drawn among the legal ones."""
+    """One opening drawn with ``rng``: its moves and its last position. A move that ends the
+    game is never drawn (an opening that did would decide the game); a ply without a safe
+    move (every move loses) is drawn among the others."""
     position = Position(variant)
     for _ in range(plies):
-        if position.outcome is not None:
-            break
         key = tuple(position.moves)
         if key not in safe_cache:
-            safe_cache[key] = safe_moves(position, refuter) or position.legal_moves()
+            going_on = [move for move in position.legal_moves() if not _ends(position, move)]
+            safe = [move for move in safe_moves(position, refuter) if move in going_on]
+            safe_cache[key] = safe or going_on
+        if not safe_cache[key]:
+            break
         position.play(rng.choice(safe_cache[key]))
     return tuple(position.moves), position
+
+
+def _ends(position, move):
+    """Whether ``move`` ends the game."""
+    position.play(move)
+    try:
+        return position.outcome is not None
+    finally:
+        position.undo()
