@@ -62,9 +62,10 @@ def _draw(plies, variant, rng, refuter, safe_cache):
     for _ in range(plies):
         key = tuple(position.moves)
         if key not in safe_cache:
-            going_on = [move for move in position.legal_moves() if not _ends(position, move)]
-            safe = [move for move in safe_moves(position, refuter) if move in going_on]
-            safe_cache[key] = safe or going_on
+            safe_cache[key] = ([move for move in safe_moves(position, refuter)
+                                if not _ends(position, move)]
+                               or [move for move in position.legal_moves()
+                                   if not _ends(position, move)])
         if not safe_cache[key]:
             break
         position.play(rng.choice(safe_cache[key]))
@@ -73,8 +74,6 @@ def _draw(plies, variant, rng, refuter, safe_cache):
 
 def _ends(position, move):
     """Whether ``move`` ends the game."""
-    position.play(move)
-    try:
-        return position.outcome is not None
-    finally:
-        position.undo()
+    outcome = position.play(move)
+    position.undo()
+    return outcome is not None

@@ -124,9 +124,9 @@ def _play_one(job):
     side (0 won, 1 drew, 2 lost), the model's search costs and the opponent's forfeit, if any.
     A process of its own may play it."""
     (settings, variant, time_limit, think, seed), (spec, colour, number, book, path) = job
-    if book:
-        settings = replace(settings, random_moves=0)
-    session = ModelSession(replace(settings, seed=seed, opening=number), variant, book=book)
+    session = ModelSession(replace(settings, seed=seed, opening=number,
+                                   random_moves=0 if book else settings.random_moves),
+                           variant, book=book)
     model = FunctionTransport("model", session.respond)
     model.clock = session.clock
     opponent = open_player(spec, PlayerOptions(variant=variant, seed=seed + number,
