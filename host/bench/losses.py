@@ -2,10 +2,11 @@
 have held there.
 
 Reads the game records that ``python -m fpgatrax.host.bench.strength --record DIR`` keeps. For
-every game the model lost, it replays the model's moves from its third on and finds the first
-after which the opponent proves a win (at once, or by a threat-space search of ``--plies``
-plies within ``--trials`` trials that sees attacks anywhere, as the 85F's does:
-``proof_search`` and ``loses`` in ``host/match/model.py``). There it counts the model's
+every game the model lost, it replays the model's moves after the opening (``--skip-plies``,
+the plies that were not the search's) and finds the first after which the opponent proves a
+win (at once, or by a threat-space search of ``--plies`` plies within ``--trials`` trials that
+sees attacks anywhere, as the 85F's does: ``proof_search`` and ``loses`` in
+``host/match/model.py``). There it counts the model's
 legal moves that *hold* (after which the opponent proves none), and asks whether the board's
 search, and the same search with ``--budget`` trials (a board that many times faster), would
 have played one of them.
@@ -36,7 +37,9 @@ from fpgatrax.hw.search_model import candidates_in_order, holds_attack, window_o
 __all__ = ["Loss", "first_lost_move", "record_games", "records_parser"]
 
 PROG = "python -m fpgatrax.host.bench.losses"
-SKIPPED = 2          # the bench's random moves: the model's first two are not the search's
+#: The plies that are not the search's with the bench's defaults: a 4-ply opening against the
+#: bots, the model's first two moves drawn at random against engines.
+BOOK_PLIES = 4
 
 
 @dataclass
@@ -54,12 +57,13 @@ class Loss:
     reply_attacks: bool = False
 
 
-def first_lost_move(moves, colour, refuter):
-    """The position before the first move of ``colour`` (from its third on) after which it is
-    lost by ``refuter``'s judgement, and that move's number; (None, None) if there is none."""
+def first_lost_move(moves, colour, refuter, skip=BOOK_PLIES):
+    """The position before the first move of ``colour`` after the first ``skip`` plies after
+    which it is lost by ``refuter``'s judgement, and that move's number; (None, None) if there
+    is none."""
     position = Position()
     for number, move in enumerate(moves, 1):
-        if position.to_move == colour and number > 2 * SKIPPED:
+        if position.to_move == colour and number > skip:
             before = position.copy()
             if position.push(move) and loses(position, refuter):
                 return before, number
@@ -67,9 +71,9 @@ def first_lost_move(moves, colour, refuter):
     return None, None
 
 
-def _analyse(name, moves, colour, settings, budget, refuter):
+def _analyse(name, moves, colour, settings, budget, refuter, skip):
     loss = Loss(name, len(moves))
-    before, number = first_lost_move(moves, colour, refuter)
+    before, number = first_lost_move(moves, colour, refuter, skip)
     if before is None:
         return loss
     window = window_of(before, (settings.width, settings.height))
@@ -139,11 +143,17 @@ def main(argv=None):
                         help="its trial limit per position (default 30,000)")
     parser.add_argument("--budget", type=int, default=10,
                         help="the faster board: this many times the trial limit (default 10)")
+    parser.add_argument("--skip-plies", type=int, default=BOOK_PLIES, metavar="P",
+                        help=f"the first P plies are not the search's: the run's "
+                             f"--opening-plies against bots, twice its --random-moves against "
+                             f"engines (default {BOOK_PLIES}, both the bench's defaults)")
     args = parser.parse_args(argv)
     try:
         settings = parse_settings(args.model)
         if args.plies < 3 or args.plies % 2 == 0 or args.trials < 1 or args.budget < 1:
             raise UserError("--plies is odd and at least 3; --trials and --budget at least 1")
+        if args.skip_plies < 0:
+            raise UserError("--skip-plies is at least 0")
         games = list(_lost_games(args.records))
     except UserError as err:
         parser.exit(1, f"{PROG}: error: {err}\n")
@@ -153,11 +163,11 @@ def main(argv=None):
     losses = []
     for done, (name, moves, colour) in enumerate(games, 1):
         progress(done - 1, len(games), name)
-        losses.append(_analyse(name, moves, colour, settings, budget, refuter))
+        losses.append(_analyse(name, moves, colour, settings, budget, refuter, args.skip_plies))
     progress(len(games), len(games), "")
     print(f"# {len(losses)} lost games in {args.records}; the model: {settings.describe()}; "
           f"the opponent's proofs: {args.plies}-ply threat-space search of every attack, "
-          f"{args.trials:,} trials")
+          f"{args.trials:,} trials; the model's moves after ply {args.skip_plies}")
     print(f"{'game':28} {'moves':>5} {'lost at':>7} {'held':>9}  board  {args.budget}x trials"
           f"  reply before")
     for loss in losses:

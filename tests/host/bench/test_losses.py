@@ -33,15 +33,17 @@ def records(tmp_path_factory):
     return folder
 
 
-def test_the_first_lost_move_is_the_first_the_oracle_proves_lost(records):
+@pytest.mark.parametrize("skip", [0, losses.BOOK_PLIES, 9])
+def test_the_first_lost_move_is_the_first_the_oracle_proves_lost(records, skip):
+    """The first move after ``skip`` plies that the oracle proves lost, whichever ``skip``."""
     games = list(losses._lost_games(records))
     assert games
     found = 0
     for _, moves, colour in games:
-        before, number = losses.first_lost_move(moves, colour, proof_search(3, None))
+        before, number = losses.first_lost_move(moves, colour, proof_search(3, None), skip)
         position = Position()
         for index, move in enumerate(moves, 1):
-            if position.to_move == colour and index > 2 * losses.SKIPPED:
+            if position.to_move == colour and index > skip:
                 lost = lost_by_oracle(position, move)
                 assert lost == (index == number), index
                 if lost:
@@ -75,6 +77,17 @@ def test_report_counts_the_lost_games_and_names_the_reply_before(records, capsys
     assert out[-1].endswith(f"by an attack of the opponent's and {earlier['quiet']} by a "
                             f"quiet move")
     assert f", {sum(earlier.values())}, were decided earlier, {earlier['attack']} by" in out[-1]
+
+
+def test_the_report_judges_only_the_moves_after_the_skipped_plies(records, capsys):
+    def lost_at(skip):
+        losses.main([str(records), "--model", "max_trials=1", "--plies", "3", "--trials",
+                     "2000", "--skip-plies", str(skip)])
+        rows = capsys.readouterr().out.splitlines()[2:-1]
+        return [int(row.split()[2]) for row in rows if row.split()[2] != "-"]
+
+    assert any(number <= 9 for number in lost_at(0))
+    assert all(number > 9 for number in lost_at(9))
 
 
 def test_an_empty_folder_is_one_line(tmp_path, capsys):

@@ -41,6 +41,23 @@ def test_no_ply_of_an_opening_lets_the_other_side_prove_a_win():
     assert losing_choices > 0
 
 
+def test_no_opening_ends_the_game_though_some_of_its_plies_could():
+    """In Mini Trax a line spans 3 squares, so a few plies can end a game: no opening does."""
+    def ends(position, move):
+        outcome = position.play(move)
+        position.undo()
+        return outcome is not None
+
+    could_end = 0
+    for opening in draw_openings(8, 6, seed=3, variant="mini"):
+        position = Position("mini")
+        for move in opening:
+            could_end += any(ends(position, other) for other in position.legal_moves())
+            assert not ends(position, move), position.moves
+            position.play(move)
+    assert could_end > 0
+
+
 def test_more_openings_than_positions_is_one_clear_error():
     firsts = len(Position().first_moves())
     assert len(draw_openings(firsts, 1, seed=0)) == firsts
