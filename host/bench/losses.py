@@ -18,6 +18,11 @@ sees, or a *quiet* move (no attack) after which every reply loses: a threat, whi
 whose attacker only attacks does not try. The split says whether the search needs a better
 judgement at its horizon, a longer view of forcing play, or a view of quiet threats.
 
+Where moves held and the board's search lost, its choice's depth and value say why: a depth
+below the board's means its last iteration did not finish (the veto checks only the last), a
+value of ``veto + 1 - WIN`` (-28 on the 85F) that the veto refuted every move it checked (the
+choice is then the first of them), any other value that the veto saw no win for the opponent.
+
     python -m fpgatrax.host.bench.losses games/          # the records of a bench run
 """
 
@@ -53,6 +58,8 @@ class Loss:
     legal: int = 0
     held: int = 0
     board_holds: bool = False
+    board_depth: int = 0
+    board_value: int = 0
     budget_holds: bool = False
     reply_attacks: bool = False
 
@@ -89,6 +96,8 @@ def _analyse(name, moves, colour, settings, budget, refuter, skip):
                           (settings.search(budget), "budget_holds")):
         choice = search.choose(before.copy())
         setattr(loss, field, choice is not None and choice.move in held)
+        if field == "board_holds" and choice is not None:
+            loss.board_depth, loss.board_value = choice.depth, choice.value
     return loss
 
 
@@ -168,15 +177,15 @@ def main(argv=None):
     print(f"# {len(losses)} lost games in {args.records}; the model: {settings.describe()}; "
           f"the opponent's proofs: {args.plies}-ply threat-space search of every attack, "
           f"{args.trials:,} trials; the model's moves after ply {args.skip_plies}")
-    print(f"{'game':28} {'moves':>5} {'lost at':>7} {'held':>9}  board  {args.budget}x trials"
-          f"  reply before")
+    print(f"{'game':28} {'moves':>5} {'lost at':>7} {'held':>9}  board  depth  value  "
+          f"{args.budget}x trials  reply before")
     for loss in losses:
         if loss.lost_at is None:
             print(f"{loss.name:28} {loss.moves:5} {'-':>7}  (no move proven lost)")
             continue
         print(f"{loss.name:28} {loss.moves:5} {loss.lost_at:7} {loss.held:4} of {loss.legal:<3}"
-              f"  {'held' if loss.board_holds else 'lost':5}  "
-              f"{'held' if loss.budget_holds else 'lost':9}  "
+              f"  {'held' if loss.board_holds else 'lost':5}  {loss.board_depth:5}  "
+              f"{loss.board_value:5}  {'held' if loss.budget_holds else 'lost':9}  "
               f"{'attack' if loss.reply_attacks else 'quiet'}")
     found = [loss for loss in losses if loss.lost_at is not None]
     mendable = [loss for loss in found if loss.held]

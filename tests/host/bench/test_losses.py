@@ -5,7 +5,7 @@ import pytest
 from threat_proofs import attacker_proves
 
 from fpgatrax.host.bench import losses, strength
-from fpgatrax.host.match.model import proof_search
+from fpgatrax.host.match.model import parse_settings, proof_search
 from fpgatrax.host.rules.position import Position
 from fpgatrax.hw.search_model import holds_attack
 
@@ -62,7 +62,7 @@ def test_report_counts_the_lost_games_and_names_the_reply_before(records, capsys
     assert len(out) == len(games) + 3
     earlier, replies = {"attack": 0, "quiet": 0}, set()
     for row in out[2:-1]:
-        name, _, lost_at, held, *_, reply = row.split()
+        name, _, lost_at, held, *_, depth, value, _, reply = row.split()
         if lost_at == "-":
             continue
         moves, colour = games[name]
@@ -70,6 +70,8 @@ def test_report_counts_the_lost_games_and_names_the_reply_before(records, capsys
         for move in moves[:int(lost_at) - 1]:
             position.play(move)
         assert position.to_move == colour
+        board = parse_settings("max_trials=1").search().choose(position.copy())
+        assert (int(depth), int(value)) == (board.depth, board.value), name
         assert reply == ("attack" if holds_attack(position, 1 - colour) else "quiet"), name
         earlier[reply] += held == "0"
         replies.add(reply)
