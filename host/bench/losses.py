@@ -50,8 +50,9 @@ BOOK_PLIES = 4
 @dataclass
 class Loss:
     """A lost game: the first of the model's moves after which it was lost (its number in the
-    game, from 1), its legal moves there, those that held, whether each search held, and
-    whether the opponent's move before it made an attack (see the module's docstring)."""
+    game, from 1), its legal moves there, those that held, whether each search held (and the
+    board's choice's depth and value), and whether the opponent's move before it made an
+    attack (see the module's docstring)."""
     name: str
     moves: int
     lost_at: int | None = None
@@ -65,9 +66,8 @@ class Loss:
 
 
 def first_lost_move(moves, colour, refuter, skip=BOOK_PLIES):
-    """The position before the first move of ``colour`` after the first ``skip`` plies after
-    which it is lost by ``refuter``'s judgement, and that move's number; (None, None) if there
-    is none."""
+    """The position before ``colour``'s first move past ply ``skip`` after which it is lost by
+    ``refuter``'s judgement, and that move's number; (None, None) if there is none."""
     position = Position()
     for number, move in enumerate(moves, 1):
         if position.to_move == colour and number > skip:
