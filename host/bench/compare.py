@@ -15,7 +15,7 @@ import math
 import sys
 from dataclasses import dataclass, field
 
-from fpgatrax.host.bench.losses import SKIPPED, record_games
+from fpgatrax.host.bench.losses import BOOK_PLIES, record_games
 from fpgatrax.host.bench.strength import wilson_interval
 from fpgatrax.host.match.referee import record_number
 from fpgatrax.host.rules.errors import UserError
@@ -69,7 +69,7 @@ def _finished(directory):
         number = record_number(name)
         if number is None or result.how == "unfinished":
             continue
-        games[number] = ((colour, opponent), moves[:2 * SKIPPED], result.winner == colour)
+        games[number] = ((colour, opponent), moves[:BOOK_PLIES], result.winner == colour)
     return games
 
 

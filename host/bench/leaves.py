@@ -7,8 +7,8 @@ another order: a transposition) is scanned twice, unless the search's table of l
 (``table``) still holds it. This counts both, over whole negamax searches (no trial limit, so
 that every leaf of the full depth is met; no threat-space search) with a board's depth, array,
 attack and table settings (``--model ...,table=0`` for none), on positions from the games of a
-strength run (every ``--every``-th position where the model was to move, from its third move
-on):
+strength run (every ``--every``-th position where the model was to move, after the opening:
+``--skip-plies``):
 
     python -m fpgatrax.host.bench.strength --opponent ENGINE --record games/
     python -m fpgatrax.host.bench.leaves games/
@@ -17,7 +17,7 @@ on):
 import sys
 from dataclasses import replace
 
-from fpgatrax.host.bench.losses import SKIPPED, record_games, records_parser
+from fpgatrax.host.bench.losses import check_skip, record_games, records_parser
 from fpgatrax.host.match.model import parse_settings
 from fpgatrax.host.match.tournament import Progress
 from fpgatrax.host.rules.errors import UserError
@@ -58,11 +58,12 @@ def main(argv=None):
         settings = replace(parse_settings(args.model), tss=0, max_trials=0)
         if args.every < 1:
             raise UserError("--every is at least 1")
+        check_skip(args.skip_plies)
         positions = []
         for _, moves, colour, _, _ in record_games(args.records):
             position = Position()
             for number, move in enumerate(moves, 1):
-                if position.to_move == colour and number > 2 * SKIPPED:
+                if position.to_move == colour and number > args.skip_plies:
                     positions.append(position.copy())
                 position.play(move)
     except UserError as err:

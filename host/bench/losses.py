@@ -39,7 +39,8 @@ from fpgatrax.host.rules.position import RED, WHITE, Position
 from fpgatrax.host.rules.record import RecordError, read_record, replay
 from fpgatrax.hw.search_model import candidates_in_order, holds_attack, window_of
 
-__all__ = ["Loss", "first_lost_move", "record_games", "records_parser"]
+__all__ = ["Loss", "BOOK_PLIES", "first_lost_move", "record_games", "records_parser",
+           "check_skip"]
 
 PROG = "python -m fpgatrax.host.bench.losses"
 #: The plies that are not the search's with the bench's defaults: a 4-ply opening against the
@@ -134,14 +135,24 @@ def _lost_games(directory):
 
 
 def records_parser(prog, doc):
-    """The command line of a tool that reads a strength run's records: the folder, and the
-    board's settings."""
+    """The command line of a tool that reads a strength run's records: the folder, the board's
+    settings and the plies that were not the search's."""
     parser = argparse.ArgumentParser(prog=prog, description=doc.split("\n\n")[0])
     parser.add_argument("records", help="a folder of game records from the strength bench")
     parser.add_argument("--model", default="", metavar="SETTINGS",
                         help=f"the board's settings, as in a model: spec (default: the "
                              f"{DEFAULT_BOARD}'s, as the bench's)")
+    parser.add_argument("--skip-plies", type=int, default=BOOK_PLIES, metavar="P",
+                        help=f"the first P plies are not the search's: the run's "
+                             f"--opening-plies against bots, twice its --random-moves against "
+                             f"engines (default {BOOK_PLIES}, both the bench's defaults)")
     return parser
+
+
+def check_skip(skip_plies):
+    """Refuse, with a UserError, a negative ``--skip-plies``."""
+    if skip_plies < 0:
+        raise UserError("--skip-plies is at least 0")
 
 
 def main(argv=None):
@@ -152,17 +163,12 @@ def main(argv=None):
                         help="its trial limit per position (default 30,000)")
     parser.add_argument("--budget", type=int, default=10,
                         help="the faster board: this many times the trial limit (default 10)")
-    parser.add_argument("--skip-plies", type=int, default=BOOK_PLIES, metavar="P",
-                        help=f"the first P plies are not the search's: the run's "
-                             f"--opening-plies against bots, twice its --random-moves against "
-                             f"engines (default {BOOK_PLIES}, both the bench's defaults)")
     args = parser.parse_args(argv)
     try:
         settings = parse_settings(args.model)
         if args.plies < 3 or args.plies % 2 == 0 or args.trials < 1 or args.budget < 1:
             raise UserError("--plies is odd and at least 3; --trials and --budget at least 1")
-        if args.skip_plies < 0:
-            raise UserError("--skip-plies is at least 0")
+        check_skip(args.skip_plies)
         games = list(_lost_games(args.records))
     except UserError as err:
         parser.exit(1, f"{PROG}: error: {err}\n")

@@ -4,7 +4,7 @@ and the report over a strength run's records."""
 import pytest
 from threat_proofs import attacker_proves
 
-from fpgatrax.host.bench import losses, strength
+from fpgatrax.host.bench import leaves, losses, strength
 from fpgatrax.host.match.model import parse_settings, proof_search
 from fpgatrax.host.rules.position import Position
 from fpgatrax.hw.search_model import holds_attack
@@ -90,6 +90,15 @@ def test_the_report_judges_only_the_moves_after_the_skipped_plies(records, capsy
 
     assert any(number <= 9 for number in lost_at(0))
     assert all(number > 9 for number in lost_at(9))
+
+
+@pytest.mark.parametrize("tool", [losses, leaves])
+def test_negative_skipped_plies_are_one_line(tool, records, capsys):
+    with pytest.raises(SystemExit) as exit:
+        tool.main([str(records), "--skip-plies", "-1"])
+    assert exit.value.code == 1
+    assert capsys.readouterr().err.strip().splitlines() == [
+        f"{tool.PROG}: error: --skip-plies is at least 0"]
 
 
 def test_an_empty_folder_is_one_line(tmp_path, capsys):
