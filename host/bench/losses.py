@@ -21,7 +21,8 @@ judgement at its horizon, a longer view of forcing play, or a view of quiet thre
 Where moves held and the board's search lost, its choice's depth and value say why: a depth
 below the board's means its last iteration did not finish (the veto checks only the last), a
 value of ``veto + 1 - WIN`` (-28 on the 85F) that the veto refuted every move it checked (the
-choice is then the first of them), any other value that the veto saw no win for the opponent.
+choice is then the first of them; between lanes, the first in raster order), any other value
+that the veto saw no win for the opponent.
 
     python -m fpgatrax.host.bench.losses games/          # the records of a bench run
 """
@@ -93,12 +94,12 @@ def _analyse(name, moves, colour, settings, budget, refuter, skip):
                 held.append(move)
     loss.lost_at, loss.held = number, len(held)
     loss.reply_attacks = holds_attack(before, 1 - colour)
-    for search, field in ((settings.search(), "board_holds"),
-                          (settings.search(budget), "budget_holds")):
-        choice = search.choose(before.copy())
-        setattr(loss, field, choice is not None and choice.move in held)
-        if field == "board_holds" and choice is not None:
-            loss.board_depth, loss.board_value = choice.depth, choice.value
+    board, faster = (search.choose(before.copy())
+                     for search in (settings.search(), settings.search(budget)))
+    loss.board_holds = board is not None and board.move in held
+    loss.budget_holds = faster is not None and faster.move in held
+    if board is not None:
+        loss.board_depth, loss.board_value = board.depth, board.value
     return loss
 
 
