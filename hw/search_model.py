@@ -77,12 +77,13 @@ player's strength can be measured at Python speed and its speed in cycles. The a
    at for a win, it is counted as any candidate. Refutations repeat across siblings, so this
    prunes several times more than raster order alone.
 7. **The choice** is the first root candidate of the highest value (in the order searched)
-   in the deepest iteration that finished.
+   in the last iteration, or in the one the trial limit cut short (8).
 8. **Trial limit.** Every tried move that places a tile is a *trial*. With a trial limit, the
    search stops when a trial of the negamax brings the count to the trial limit (that trial is
-   not looked at), and the unfinished iteration is dropped: the choice of the deepest finished
-   one is played, or, if none finished, the first legal candidate. So a trial limit trades
-   depth for time, move by move.
+   not looked at). The unfinished iteration's best move so far is played if it valued one
+   (its first move is the last finished iteration's choice, now searched a ply deeper), else
+   the deepest finished iteration's choice, or, if none finished, the first legal candidate.
+   So a trial limit trades depth for time, move by move.
 9. **Window.** The array is finite: before each search the player centres the tiles in it
    (the leftmost tile column at array column ``(width - columns) // 2``, likewise for rows), and
    squares outside the array are never tried. ``window=(width, height)`` makes the model skip
