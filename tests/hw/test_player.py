@@ -12,11 +12,11 @@ from fpgatrax.sim.player_testbench import run_noise_testbench, run_player_testbe
 pytestmark = pytest.mark.verilator
 
 
-# The second player searches in two lanes (two arrays kept in step by the player's commands)
-# whose arrays label their tracks (every attack, as on the 85F), on a keeper of 32×32 that a
-# widened game outgrows; the third has a 6×6 array without forgetting (the build option that
-# saves a UP5K about a thousand cells: the iCEBreaker before it forgot); the fourth plays Mini
-# Trax on a 5×5 array, searched in full.
+# The second player searches in two lanes (two arrays kept in step by the player's commands,
+# as on the 25F boards) whose arrays label their tracks (every attack, as the 85F's one lane
+# does), on a keeper of 32×32 that a widened game outgrows; the third has a 6×6 array without
+# forgetting (the build option that saves a UP5K about a thousand cells: the iCEBreaker before
+# it forgot); the fourth plays Mini Trax on a 5×5 array, searched in full.
 # (The first one's keeper cannot hold three of its arrays: its games are not widened.)
 @pytest.mark.parametrize(
     "width,height,depth,max_trials,variant,games,lanes,keeper,forgetting,every_attack", [
