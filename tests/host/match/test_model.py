@@ -62,16 +62,20 @@ def test_settings_of_a_board_and_over_it():
     assert parse_settings("evasions=0").every_attack == 0
     assert parse_settings("board=ulx3s-25f,every_attack=1,lanes=1").search().every_attack
     assert not parse_settings("every_attack=0,lanes=1").search().every_attack
-    # The 85F's searches keep a table of leaf values, as many entries as its board says.
+    # The 85F's search keeps a table of leaf values, as many entries as its board says (one
+    # search: the 85F has one lane), and so does each lane's when it is given more.
+    assert parse_settings("").lanes == 1
     assert parse_settings("").table == board("ulx3s-85f").table > 0
-    assert parse_settings("").search().lanes[0].table == board("ulx3s-85f").table
+    assert parse_settings("").search().table == board("ulx3s-85f").table
+    assert parse_settings("lanes=2").search().lanes[1].table == board("ulx3s-85f").table
     assert "a table of 1,024 leaf values" in parse_settings("table=10").describe()
     assert parse_settings("table=0,lanes=1").search().table == 0
     # The 85F vetoes its new best root moves; without every attack there is no veto, unless
     # one was asked for (an error).
     assert parse_settings("").veto == board("ulx3s-85f").veto == 5
-    assert parse_settings("").search().lanes[0].veto == 5
-    assert parse_settings("").search().lanes[0].veto_trials == board("ulx3s-85f").max_trials // 8
+    assert parse_settings("").search().veto == 5
+    assert parse_settings("").search().veto_trials == board("ulx3s-85f").max_trials // 8
+    assert parse_settings("lanes=2").search().lanes[1].veto == 5
     assert "vetoed by the opponent's 5-ply threat-space search" in parse_settings("").describe()
     assert parse_settings("board=ulx3s-25f").veto == parse_settings("every_attack=0").veto == 0
     with pytest.raises(UserError, match="the veto needs every attack"):
